@@ -1,0 +1,333 @@
+"""Sight (サイト) by Kanare Kato: place or step on an Alquerque board; pieces in sight grow.
+
+The board is a flat tuple of 25 signed heights, one per point in index order (see ``board.py``):
+``0`` empty, ``+h`` a light stack of height ``h`` (seat 0), ``-h`` a dark one (seat 1). A player
+without a stack places a piece; a player with stacks steps the top piece of a tallest stack to an
+adjacent empty point. Either way every friendly piece in sight of the new piece grows by one (never
+the point the piece stepped from). A player with no legal move at the start of their turn loses.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar, Literal
+
+from games.base import Game, GameOptions, IllegalMove, Result, State
+from games.sight.board import (
+    EDGES,
+    MOVE_BY_NAME,
+    NEIGHBOURS,
+    POINT_COUNT,
+    POINT_INDEX,
+    POINT_NAMES,
+    RAYS,
+    STEP_NAMES,
+)
+
+COLOURS = ("light", "dark")
+SIGNS = (1, -1)
+PLACE = "place"
+MOVE = "move"
+_MOVE_PATTERN = re.compile(r"^([a-e][1-5])(?:-([a-e][1-5]))?$")
+
+
+class SightOptions(GameOptions):
+    """``priority``: ``absolute`` (a blocked tallest stack means no move) or ``movable`` (the
+    tallest stack among those that can move)."""
+
+    priority: Literal["absolute", "movable"] = "absolute"
+
+
+def _growth(board: tuple[int, ...], target: int, sign: int, source: int) -> tuple[int, ...]:
+    """Friendly points in sight of ``target`` (first occupied point per line), except ``source``."""
+    grown = []
+    for ray in RAYS[target]:
+        for point in ray:
+            height = board[point]
+            if height:
+                if height * sign > 0 and point != source:
+                    grown.append(point)
+                break
+    grown.sort()
+    return tuple(grown)
+
+
+def _in_sight(board: tuple[int, ...], point: int) -> list[int]:
+    """Every occupied point in sight of ``point``, of either colour, in index order."""
+    seen = []
+    for ray in RAYS[point]:
+        for other in ray:
+            if board[other]:
+                seen.append(other)
+                break
+    return sorted(seen)
+
+
+class SightState(State):
+    """A Sight position; the phase, the movable sources and the legal moves are derived lazily."""
+
+    __slots__ = (
+        "_board",
+        "_last_grown",
+        "_last_move",
+        "_moves",
+        "_phase",
+        "_ply",
+        "_priority",
+        "_sources",
+        "_turn",
+    )
+
+    def __init__(
+        self,
+        board: tuple[int, ...],
+        turn: int,
+        ply: int,
+        priority: str,
+        last_move: str | None,
+        last_grown: tuple[int, ...],
+    ) -> None:
+        self._board = board
+        self._turn = turn
+        self._ply = ply
+        self._priority = priority
+        self._last_move = last_move
+        self._last_grown = last_grown
+        self._moves: list[str] | None = None
+        self._phase = PLACE
+        self._sources: dict[int, tuple[int, ...]] = {}
+
+    # -- derived data -------------------------------------------------------------------------
+
+    def _analyse(self) -> list[str]:
+        """Work out the phase, the sources that may move (with their targets) and the moves."""
+        if self._moves is not None:
+            return self._moves
+        board = self._board
+        sign = SIGNS[self._turn]
+        tallest = 0
+        for height in board:
+            if height * sign > tallest:
+                tallest = height * sign
+        if tallest < 2:
+            self._phase = PLACE
+            self._moves = [POINT_NAMES[p] for p in range(POINT_COUNT) if not board[p]]
+            return self._moves
+        self._phase = MOVE
+        targets_of: dict[int, tuple[int, ...]] = {}
+        for point in range(POINT_COUNT):
+            if board[point] * sign >= 2:
+                targets_of[point] = tuple(q for q in NEIGHBOURS[point] if not board[q])
+        if self._priority == "movable":
+            heights = [board[p] * sign for p, targets in targets_of.items() if targets]
+            tallest = max(heights, default=0)
+        self._sources = {
+            point: targets
+            for point, targets in targets_of.items()
+            if targets and board[point] * sign == tallest
+        }
+        self._moves = [
+            STEP_NAMES[point, target]
+            for point, targets in self._sources.items()
+            for target in targets
+        ]
+        return self._moves
+
+    def _tallest_stacks(self) -> list[int]:
+        """The stacks the priority rule picks from (movable or not), for the view."""
+        self._analyse()
+        if self._phase == PLACE:
+            return []
+        sign = SIGNS[self._turn]
+        if self._priority == "movable":
+            if not self._sources:
+                return []
+            height = self._board[next(iter(self._sources))] * sign
+        else:
+            height = max(h * sign for h in self._board)
+        return [p for p in range(POINT_COUNT) if self._board[p] * sign == height]
+
+    def _parse(self, move: str) -> tuple[int, int]:
+        """(source or -1, target) of a move spelt in any case and spacing; IllegalMove if garbage."""
+        found = MOVE_BY_NAME.get(move)
+        if found is not None:
+            return found
+        wanted = "".join(move.split()).lower()
+        found = MOVE_BY_NAME.get(wanted)
+        if found is not None:
+            return found
+        if wanted == "pass":
+            raise IllegalMove("there is no pass in Sight: a player without a move loses")
+        match = _MOVE_PATTERN.match(wanted)
+        if match is None:
+            raise IllegalMove(f"{move!r} is not a move: write a point (c3) or a step (c3-d4)")
+        source, target = match.groups()
+        if source == target:
+            raise IllegalMove(f"{move!r} does not go anywhere")
+        raise IllegalMove(f"{target} is not adjacent to {source} along a board line")
+
+    def _check(self, source: int, target: int) -> None:
+        """Raise IllegalMove with the reason if the parsed move is not legal here."""
+        self._analyse()
+        if not self._moves:
+            raise IllegalMove("the game is over")
+        board = self._board
+        if source < 0:
+            if self._phase == MOVE:
+                raise IllegalMove("you have a stack, so you must move the top piece of your tallest")
+        else:
+            if self._phase == PLACE:
+                raise IllegalMove("you have no stack, so you must place a piece")
+            name = POINT_NAMES[source]
+            if board[source] * SIGNS[self._turn] < 2:
+                raise IllegalMove(f"{name} holds no stack of yours")
+            if source not in self._sources:
+                raise IllegalMove(f"{name} is not one of your tallest stacks that may move")
+        if board[target]:
+            raise IllegalMove(f"{POINT_NAMES[target]} is not empty")
+
+    # -- the State interface --------------------------------------------------------------------
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    @property
+    def to_move(self) -> int | None:
+        return None if not self._analyse() else self._turn
+
+    @property
+    def is_over(self) -> bool:
+        return not self._analyse()
+
+    @property
+    def phase(self) -> str | None:
+        """``place`` or ``move`` for the player to move; ``None`` once the game is over."""
+        return self._phase if self._analyse() else None
+
+    @property
+    def result(self) -> Result | None:
+        if self._analyse():
+            return None
+        loser = self._turn
+        winner = 1 - loser
+        return Result(
+            winners=(winner,),
+            ranking=((winner,), (loser,)),
+            reason="no legal move",
+            details={"loser": loser, "board_full": all(self._board)},
+        )
+
+    def legal_moves(self) -> list[str]:
+        return list(self._analyse())
+
+    def play(self, move: str) -> SightState:
+        source, target = self._parse(move)
+        self._check(source, target)
+        sign = SIGNS[self._turn]
+        board = list(self._board)
+        if source >= 0:
+            board[source] -= sign
+        board[target] = sign
+        grown = _growth(self._board, target, sign, source)
+        for point in grown:
+            board[point] += sign
+        name = POINT_NAMES[target] if source < 0 else STEP_NAMES[source, target]
+        return SightState(tuple(board), 1 - self._turn, self._ply + 1, self._priority, name, grown)
+
+    def growth(self, move: str) -> list[str]:
+        """The points that would grow if ``move`` were played (the UI previews them on hover)."""
+        source, target = self._parse(move)
+        self._check(source, target)
+        grown = _growth(self._board, target, SIGNS[self._turn], source)
+        return [POINT_NAMES[p] for p in grown]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        board = self._board
+        moves = self._analyse()
+        sign = SIGNS[self._turn]
+        growth = {}
+        for move in moves:
+            source, target = MOVE_BY_NAME[move]
+            growth[move] = [POINT_NAMES[p] for p in _growth(board, target, sign, source)]
+        result = self.result
+        return {
+            "game": "sight",
+            "seat": seat,
+            "colours": list(COLOURS),
+            "points": list(POINT_NAMES),
+            "edges": [[POINT_NAMES[p], POINT_NAMES[q]] for p, q in EDGES],
+            "board": {
+                POINT_NAMES[p]: (
+                    None
+                    if not height
+                    else {"colour": COLOURS[0 if height > 0 else 1], "height": abs(height)}
+                )
+                for p, height in enumerate(board)
+            },
+            "to_move": self.to_move,
+            "phase": self.phase,
+            "tallest": [POINT_NAMES[p] for p in self._tallest_stacks()],
+            "sources": {
+                POINT_NAMES[p]: [POINT_NAMES[q] for q in targets]
+                for p, targets in (self._sources.items() if moves else ())
+            },
+            "legal_moves": list(moves),
+            "growth": growth,
+            "sight": {
+                POINT_NAMES[p]: [POINT_NAMES[q] for q in _in_sight(board, p)]
+                for p in range(POINT_COUNT)
+            },
+            "last_move": self._last_move,
+            "last_grown": [POINT_NAMES[p] for p in self._last_grown],
+            "ply": self._ply,
+            "options": {"priority": self._priority},
+            "is_over": result is not None,
+            "result": None if result is None else result.to_json(),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "board": list(self._board),
+            "turn": self._turn,
+            "ply": self._ply,
+            "options": {"priority": self._priority},
+            "last_move": self._last_move,
+            "last_grown": [POINT_NAMES[p] for p in self._last_grown],
+        }
+
+    def __repr__(self) -> str:
+        return f"SightState({self.to_json()!r})"
+
+
+class SightGame(Game):
+    """Sight for two players; light (seat 0) moves first on an empty board."""
+
+    id: ClassVar[str] = "sight"
+    title: ClassVar[str] = "Sight"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    options: ClassVar[type[GameOptions]] = SightOptions
+
+    def new_state(
+        self, players: int = 2, options: dict[str, Any] | None = None, seed: int = 0
+    ) -> SightState:
+        self.check_players(players)
+        parsed = self.parse_options(options)
+        return SightState((0,) * POINT_COUNT, 0, 0, parsed.priority, None, ())  # type: ignore[attr-defined]
+
+    def from_json(self, data: dict[str, Any]) -> SightState:
+        board = tuple(int(h) for h in data["board"])
+        if len(board) != POINT_COUNT:
+            raise ValueError(f"a Sight board has {POINT_COUNT} points, not {len(board)}")
+        turn = int(data["turn"])
+        if turn not in (0, 1):
+            raise ValueError(f"turn must be 0 or 1, not {turn}")
+        priority = self.parse_options(data.get("options")).priority  # type: ignore[attr-defined]
+        grown = tuple(POINT_INDEX[name] for name in data.get("last_grown", []))
+        return SightState(
+            board, turn, int(data.get("ply", 0)), priority, data.get("last_move"), grown
+        )
+
+
+GAME = SightGame()

@@ -1,0 +1,404 @@
+"""Stairs (Kanare Kato): climb one level per move onto a neighbouring stack of your own height.
+
+Seats are people, colours are sides. The state keeps ``seat_colours`` (seat -> colour) because the
+pie rule's ``swap`` exchanges colours between the seats; moves, arrivals and the board speak of
+colours, while ``to_move``, ``view`` and ``result`` speak of seats.
+
+The board is a flat tuple of 36 stacks (index ``rank * 6 + file``, so a1, b1, …, f1, a2, …, f6),
+each stack a tuple of colours bottom to top. Heights and top colours ride along as tuples so that
+move generation never rebuilds them; legal moves are computed once per state and cached.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.base import Game, GameOptions, IllegalMove, Result, State
+
+SIZE = 6
+FILES = "abcdef"
+SQUARES = tuple(f"{FILES[i % SIZE]}{i // SIZE + 1}" for i in range(SIZE * SIZE))
+SQUARE_INDEX = {name: i for i, name in enumerate(SQUARES)}
+
+LIGHT, DARK, EMPTY = 0, 1, -1
+COLOUR_NAMES = ("light", "dark")
+PIECE_LETTERS = ("L", "D")
+LETTER_COLOURS = {"L": LIGHT, "D": DARK}
+
+
+def _neighbours(index: int) -> tuple[int, ...]:
+    """The up to 8 squares touching ``index``, in ascending square order."""
+    file, rank = index % SIZE, index // SIZE
+    return tuple(
+        r * SIZE + f
+        for r in range(rank - 1, rank + 2)
+        for f in range(file - 1, file + 2)
+        if (f, r) != (file, rank) and 0 <= f < SIZE and 0 <= r < SIZE
+    )
+
+
+NEIGHBOURS = tuple(_neighbours(i) for i in range(SIZE * SIZE))
+MOVE_NAMES = tuple(
+    {j: f"{SQUARES[i]}-{SQUARES[j]}" for j in NEIGHBOURS[i]} for i in range(SIZE * SIZE)
+)
+PASS, SWAP = "pass", "swap"
+
+# Checkered start: a1 light, colours alternate, every stack of height 1 (ply 0 arrivals).
+START_BOARD = tuple(((i % SIZE + i // SIZE) % 2,) for i in range(SIZE * SIZE))
+
+
+class StairsOptions(GameOptions):
+    """``swap``: the pie rule — dark may take over light's side after light's first move."""
+
+    swap: bool = False
+
+
+def _normalise(move: str) -> str:
+    """Lower case, no spaces, and ``c3d4`` read as ``c3-d4``."""
+    text = "".join(move.split()).lower()
+    if len(text) == 4 and text[0] in FILES and text[2] in FILES:
+        text = f"{text[:2]}-{text[2:]}"
+    return text
+
+
+class StairsState(State):
+    """One Stairs position; immutable (``play`` builds a new state)."""
+
+    __slots__ = (
+        "_actions",
+        "_arrivals",
+        "_board",
+        "_colour",
+        "_heights",
+        "_last_move",
+        "_over",
+        "_ply",
+        "_seat_colours",
+        "_swap_option",
+        "_tops",
+    )
+
+    def __init__(
+        self,
+        board: tuple[tuple[int, ...], ...],
+        colour: int,
+        seat_colours: tuple[int, int],
+        ply: int,
+        last_move: str | None,
+        arrivals: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]],
+        swap_option: bool,
+        heights: tuple[int, ...] | None = None,
+        tops: tuple[int, ...] | None = None,
+    ) -> None:
+        self._board = board
+        self._colour = colour  # colour to move (meaningless once over)
+        self._seat_colours = seat_colours
+        self._ply = ply
+        self._last_move = last_move
+        # _arrivals[colour][h - 1]: plies at which that colour's pieces arrived at height h, in order.
+        self._arrivals = arrivals
+        self._swap_option = swap_option
+        self._heights = heights if heights is not None else tuple(len(s) for s in board)
+        self._tops = tops if tops is not None else tuple(s[-1] if s else EMPTY for s in board)
+        self._actions: dict[str, tuple[int, int] | str] | None = None
+        self._over = False
+
+    # ----- move generation (cached) -------------------------------------------------------------
+
+    def _piece_moves(self, colour: int) -> dict[str, tuple[int, int] | str]:
+        """Legal piece moves of ``colour``: lowest movable pieces only (rule 4), by square order."""
+        heights, tops = self._heights, self._tops
+        lowest = 1 << 30
+        moves: dict[str, tuple[int, int] | str] = {}
+        for i in range(SIZE * SIZE):
+            if tops[i] != colour:
+                continue
+            h = heights[i]
+            if h > lowest:
+                continue
+            dests = [j for j in NEIGHBOURS[i] if heights[j] == h]
+            if not dests:
+                continue
+            if h < lowest:
+                lowest = h
+                moves = {}
+            names = MOVE_NAMES[i]
+            for j in dests:
+                moves[names[j]] = (i, j)
+        return moves
+
+    def _swap_allowed(self) -> bool:
+        return self._swap_option and self._ply == 1 and self._colour == DARK
+
+    def _legal(self) -> dict[str, tuple[int, int] | str]:
+        """Canonical move -> action, computed once; sets ``_over`` when neither side can move."""
+        actions = self._actions
+        if actions is None:
+            actions = self._piece_moves(self._colour)
+            if self._swap_allowed():
+                actions[SWAP] = SWAP
+            if not actions:
+                if self._piece_moves(1 - self._colour):
+                    actions = {PASS: PASS}
+                else:
+                    self._over = True
+            self._actions = actions
+        return actions
+
+    # ----- State interface ----------------------------------------------------------------------
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    @property
+    def to_move(self) -> int | None:
+        if self.is_over:
+            return None
+        return self._seat_colours.index(self._colour)
+
+    @property
+    def is_over(self) -> bool:
+        self._legal()
+        return self._over
+
+    def legal_moves(self) -> list[str]:
+        return list(self._legal())
+
+    def play(self, move: str) -> StairsState:
+        if not isinstance(move, str):
+            raise IllegalMove(f"{move!r} is not a move")
+        actions = self._legal()
+        action = actions.get(move)
+        if action is None:
+            action = actions.get(_normalise(move))
+            if action is None:
+                raise IllegalMove(self._why_illegal(move))
+        if action == PASS:
+            return self._next(self._board, 1 - self._colour, self._seat_colours, PASS)
+        if action == SWAP:
+            swapped = (self._seat_colours[1], self._seat_colours[0])
+            return self._next(self._board, self._colour, swapped, SWAP)
+        return self._move_piece(*action)  # type: ignore[misc]
+
+    def _next(
+        self, board: tuple, colour: int, seat_colours: tuple[int, int], move: str
+    ) -> StairsState:
+        """A state after a pass or swap: the pieces stay where they are."""
+        return StairsState(
+            board,
+            colour,
+            seat_colours,
+            self._ply + 1,
+            move,
+            self._arrivals,
+            self._swap_option,
+            self._heights,
+            self._tops,
+        )
+
+    def _move_piece(self, source: int, target: int) -> StairsState:
+        colour = self._colour
+        board = list(self._board)
+        left = board[source][:-1]
+        board[source] = left
+        board[target] = board[target] + (colour,)
+        heights = list(self._heights)
+        heights[source] -= 1
+        new_height = heights[target] = heights[target] + 1
+        tops = list(self._tops)
+        tops[source] = left[-1] if left else EMPTY
+        tops[target] = colour
+        ply = self._ply + 1
+        mine = self._arrivals[colour]
+        if len(mine) < new_height:
+            mine = (*mine, (ply,))
+        else:
+            mine = (*mine[: new_height - 1], (*mine[new_height - 1], ply), *mine[new_height:])
+        arrivals = (mine, self._arrivals[1]) if colour == LIGHT else (self._arrivals[0], mine)
+        return StairsState(
+            tuple(board),
+            1 - colour,
+            self._seat_colours,
+            ply,
+            MOVE_NAMES[source][target],
+            arrivals,
+            self._swap_option,
+            tuple(heights),
+            tuple(tops),
+        )
+
+    def _why_illegal(self, move: str) -> str:
+        """A readable reason why ``move`` (not legal here) is refused."""
+        text = _normalise(move)
+        actions = self._legal()
+        if self._over:
+            return "the game is over"
+        if text == PASS:
+            return "you may pass only when you have no legal move"
+        if text == SWAP:
+            if not self._swap_option:
+                return "swapping colours (the pie rule) is not enabled in this game"
+            return "swap is allowed only as dark's reply to light's first move"
+        parts = text.split("-")
+        if len(parts) != 2 or parts[0] not in SQUARE_INDEX or parts[1] not in SQUARE_INDEX:
+            return f"{move!r} is not a move: write from-to such as c3-d4, or pass or swap"
+        if PASS in actions:
+            return "you have no legal move and must pass"
+        source, target = SQUARE_INDEX[parts[0]], SQUARE_INDEX[parts[1]]
+        name_from, name_to = parts
+        if self._tops[source] == EMPTY:
+            return f"there is no piece on {name_from}"
+        if self._tops[source] != self._colour:
+            return f"the top piece on {name_from} is not yours"
+        if source == target:
+            return "a piece must move to a neighbouring square, not stay where it is"
+        if target not in NEIGHBOURS[source]:
+            return f"{name_to} is not next to {name_from}: a piece moves to one of the 8 neighbours"
+        height, there = self._heights[source], self._heights[target]
+        if there != height:
+            return (
+                f"the piece on {name_from} stands at height {height}, so it may only move onto a "
+                f"stack of height {height}; {name_to} has height {there}"
+            )
+        lowest = min(self._heights[SQUARE_INDEX[m[:2]]] for m in actions if m != SWAP)
+        return f"lowest first: you must move one of your movable pieces at height {lowest}"
+
+    # ----- scoring ------------------------------------------------------------------------------
+
+    @property
+    def result(self) -> Result | None:
+        return self.score_now() if self.is_over else None
+
+    def max_height(self) -> int:
+        return max(self._heights)
+
+    def score_now(self) -> Result:
+        """The winner rules applied to the current position (normal end or an agreed early end).
+
+        H is the greatest height; whoever has a piece there wins, else more pieces there, else the
+        side whose c-th piece reached H at the lower ply. Equal plies only happen in the untouched
+        start position (all 18 + 18 pieces at height 1 since ply 0): light, who set up a1, wins it.
+        """
+        top = max(self._heights)
+        counts = [0, 0]
+        for i, h in enumerate(self._heights):
+            if h == top:
+                counts[self._tops[i]] += 1
+        details: dict[str, Any] = {"max_height": top, "final": self.is_over}
+        if counts[LIGHT] != counts[DARK]:
+            winner = LIGHT if counts[LIGHT] > counts[DARK] else DARK
+            reason = "highest piece" if min(counts) == 0 else "more pieces at the top height"
+        else:
+            c = counts[LIGHT]
+            plies = [self._arrivals[colour][top - 1][c - 1] for colour in (LIGHT, DARK)]
+            winner = DARK if plies[DARK] < plies[LIGHT] else LIGHT
+            reason = "reached the top height first"
+            details["arrival_plies"] = [plies[colour] for colour in self._seat_colours]
+        details["counts"] = [counts[colour] for colour in self._seat_colours]
+        winning_seat = self._seat_colours.index(winner)
+        return Result(
+            winners=(winning_seat,),
+            ranking=((winning_seat,), (1 - winning_seat,)),
+            scores=None,
+            reason=reason,
+            details=details,
+        )
+
+    # ----- serialisation ------------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Everything the board renderer needs; Stairs has no secrets, so every seat sees the same."""
+        actions = self._legal()
+        movable: dict[str, list[str]] = {}
+        for action in actions.values():
+            if isinstance(action, tuple):
+                movable.setdefault(SQUARES[action[0]], []).append(SQUARES[action[1]])
+        top = max(self._heights)
+        holders = [0, 0]
+        for i, h in enumerate(self._heights):
+            if h == top:
+                holders[self._tops[i]] += 1
+        colours = [COLOUR_NAMES[c] for c in self._seat_colours]
+        result = self.result
+        return {
+            "game": "stairs",
+            "size": SIZE,
+            "squares": list(SQUARES),
+            "board": [[PIECE_LETTERS[c] for c in stack] for stack in self._board],
+            "heights": list(self._heights),
+            "colours": colours,
+            "seat": seat,
+            "your_colour": None if seat is None else colours[seat],
+            "to_move": self.to_move,
+            "colour_to_move": None if self._over else COLOUR_NAMES[self._colour],
+            "legal_moves": list(actions),
+            "movable": movable,
+            "must_pass": PASS in actions,
+            "can_swap": SWAP in actions,
+            "last_move": self._last_move,
+            "ply": self._ply,
+            "max_height": top,
+            "max_height_counts": [holders[c] for c in self._seat_colours],
+            "leader": self.score_now().winners[0],
+            "options": {"swap": self._swap_option},
+            "is_over": self._over,
+            "result": None if result is None else result.to_json(),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "board": ["".join(PIECE_LETTERS[c] for c in stack) for stack in self._board],
+            "colour_to_move": COLOUR_NAMES[self._colour],
+            "seat_colours": [COLOUR_NAMES[c] for c in self._seat_colours],
+            "ply": self._ply,
+            "last_move": self._last_move,
+            "arrivals": {
+                COLOUR_NAMES[colour]: [list(plies) for plies in self._arrivals[colour]]
+                for colour in (LIGHT, DARK)
+            },
+            "options": {"swap": self._swap_option},
+        }
+
+    def __repr__(self) -> str:
+        return f"StairsState(ply={self._ply}, last_move={self._last_move!r})"
+
+
+class StairsGame(Game):
+    id = "stairs"
+    title = "Stairs"
+    min_players = 2
+    max_players = 2
+    options = StairsOptions
+
+    def new_state(
+        self, players: int = 2, options: dict[str, Any] | None = None, seed: int = 0
+    ) -> StairsState:
+        self.check_players(players)
+        parsed = self.parse_options(options)
+        assert isinstance(parsed, StairsOptions)
+        half = SIZE * SIZE // 2
+        start_arrivals = (((0,) * half,), ((0,) * half,))
+        return StairsState(START_BOARD, LIGHT, (LIGHT, DARK), 0, None, start_arrivals, parsed.swap)
+
+    def from_json(self, data: dict[str, Any]) -> StairsState:
+        colour_of = {name: i for i, name in enumerate(COLOUR_NAMES)}
+        board = tuple(tuple(LETTER_COLOURS[letter] for letter in stack) for stack in data["board"])
+        if len(board) != SIZE * SIZE:
+            raise ValueError(f"a Stairs board has {SIZE * SIZE} stacks, not {len(board)}")
+        seat_colours = tuple(colour_of[name] for name in data["seat_colours"])
+        arrivals = tuple(
+            tuple(tuple(plies) for plies in data["arrivals"][name]) for name in COLOUR_NAMES
+        )
+        return StairsState(
+            board,
+            colour_of[data["colour_to_move"]],
+            seat_colours,  # type: ignore[arg-type]
+            data["ply"],
+            data["last_move"],
+            arrivals,  # type: ignore[arg-type]
+            bool(data["options"]["swap"]),
+        )
+
+
+GAME = StairsGame()

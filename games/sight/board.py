@@ -11,7 +11,9 @@ SIZE = 5
 FILES = "abcde"
 POINT_COUNT = SIZE * SIZE
 
-POINT_NAMES: tuple[str, ...] = tuple(f"{FILES[i // SIZE]}{i % SIZE + 1}" for i in range(POINT_COUNT))
+POINT_NAMES: tuple[str, ...] = tuple(
+    f"{FILES[i // SIZE]}{i % SIZE + 1}" for i in range(POINT_COUNT)
+)
 POINT_INDEX: dict[str, int] = {name: i for i, name in enumerate(POINT_NAMES)}
 
 ORTHOGONAL = ((0, 1), (1, 0), (0, -1), (-1, 0))  # (file step, rank step): N, E, S, W
@@ -40,7 +42,7 @@ def _rays(point: int) -> tuple[tuple[int, ...], ...]:
 
 
 RAYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(_rays(p) for p in range(POINT_COUNT))
-"""For each point, its non-empty rays (4 or 8 directions, fewer at the edge), nearest point first."""
+"""For each point, its non-empty rays (up to 4 or 8 directions), nearest point first."""
 
 NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
     tuple(sorted(ray[0] for ray in RAYS[p])) for p in range(POINT_COUNT)
@@ -52,7 +54,6 @@ EDGES: tuple[tuple[int, int], ...] = tuple(
 )
 """Every line segment of the board once, for drawing it."""
 
-PLACE_NAMES: tuple[str, ...] = POINT_NAMES
 STEP_NAMES: dict[tuple[int, int], str] = {
     (p, q): f"{POINT_NAMES[p]}-{POINT_NAMES[q]}" for p in range(POINT_COUNT) for q in NEIGHBOURS[p]
 }

@@ -148,7 +148,7 @@ class SightState(State):
         return [p for p in range(POINT_COUNT) if self._board[p] * sign == height]
 
     def _parse(self, move: str) -> tuple[int, int]:
-        """(source or -1, target) of a move spelt in any case and spacing; IllegalMove if garbage."""
+        """(source or -1, target) of a move in any case and spacing; IllegalMove if garbage."""
         found = MOVE_BY_NAME.get(move)
         if found is not None:
             return found
@@ -174,7 +174,7 @@ class SightState(State):
         board = self._board
         if source < 0:
             if self._phase == MOVE:
-                raise IllegalMove("you have a stack, so you must move the top piece of your tallest")
+                raise IllegalMove("you have a stack, so you must move a piece off your tallest")
         else:
             if self._phase == PLACE:
                 raise IllegalMove("you have no stack, so you must place a piece")

@@ -243,6 +243,13 @@ class SightState(State):
         return [POINT_NAMES[p] for p in grown]
 
     def view(self, seat: int | None) -> dict[str, Any]:
+        """Everything the board renderer draws; Sight has no secrets, so every seat sees the same.
+
+        ``board``: point -> ``None`` or ``{colour, height}``; ``points``/``edges``: the board's
+        geometry; ``phase``: ``place``/``move``; ``tallest``: the stacks the priority rule picks
+        from; ``sources``: movable point -> empty targets; ``growth``: move -> points that would
+        grow; ``sight``: point -> occupied points in its sight; ``last_move``/``last_grown``.
+        """
         board = self._board
         moves = self._analyse()
         sign = SIGNS[self._turn]

@@ -1,0 +1,547 @@
+"""Town of Stairs (階段の街): build a 7×4 town from two offer cards, then walk it for diary cards.
+
+Phase 1 ("build"): seats take turns placing one offer card (``P3@c2``: card, column a–g, row 1–4).
+Phase 2 ("walk"): each seat walks alone from its secret seaside start; only real choices are moves
+(``UR``, ``UL``, ``straight``, ``rev``); forced stretches are played out here and recorded as steps
+so the browser can animate them. Secrets: both deck orders, and each start card until its owner's
+walk begins.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from pydantic import field_validator
+
+from games.base import Game, GameOptions, IllegalMove, Result, State
+from games.town.cards import (
+    COLOURS,
+    EVENT_IDS,
+    EVENT_NAMES,
+    EVENT_OF,
+    INTERESTS,
+    IS_STAIRS,
+    OPTIONS,
+    PATH_IDS,
+    SUNSET,
+    catalogue,
+)
+
+WIDTH, HEIGHT = 7, 4
+SLOTS = WIDTH * HEIGHT
+COLUMNS = "abcdefg"
+LIGHTHOUSE_ROW = HEIGHT + 1
+LIGHTHOUSE_COLUMN = 3  # cosmetic: the lighthouse triggers anywhere in row 5
+STAIRS_PER_ROW = 3
+DIARY_LIMIT = 5
+RIGHT, LEFT = 1, -1
+ENTRY_SIDE = {RIGHT: "left", LEFT: "right"}  # moving right you enter a card from its left
+DIRECTION_NAME = {RIGHT: "right", LEFT: "left"}
+START_CHOICES = ("UR", "UL")
+WALK_ACTIONS = frozenset(("UR", "UL", "straight", "rev"))
+
+# Slot i is column i % 7, row i // 7 + 1 (row 1 sits on the seaside).
+SLOT_NAMES: tuple[str, ...] = tuple(f"{COLUMNS[i % WIDTH]}{i // WIDTH + 1}" for i in range(SLOTS))
+SLOT_INDEX: dict[str, int] = {name: i for i, name in enumerate(SLOT_NAMES)}
+# Orthogonal neighbours for placement adjacency: no wrap-around (the wrap only applies to walking).
+NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        (r - 1) * WIDTH + c
+        for c, r in (
+            (i % WIDTH - 1, i // WIDTH + 1),
+            (i % WIDTH + 1, i // WIDTH + 1),
+            (i % WIDTH, i // WIDTH),
+            (i % WIDTH, i // WIDTH + 2),
+        )
+        if 0 <= c < WIDTH and 1 <= r <= HEIGHT
+    )
+    for i in range(SLOTS)
+)
+CARD_IDS = frozenset(PATH_IDS) | frozenset(EVENT_IDS)
+SCORE_SUNSET, SCORE_INTEREST, SCORE_OTHER = 3, 2, 1
+
+
+def _check_deck(deck: list[str] | None, ids: tuple[str, ...], name: str) -> list[str] | None:
+    if deck is None:
+        return None
+    unknown = [card for card in deck if card not in ids]
+    repeated = sorted({card for card in deck if deck.count(card) > 1})
+    missing = [card for card in ids if card not in deck]
+    if unknown or repeated or missing:
+        problems = []
+        if unknown:
+            problems.append(f"unknown {', '.join(unknown)}")
+        if repeated:
+            problems.append(f"repeated {', '.join(repeated)}")
+        if missing:
+            problems.append(f"missing {', '.join(missing)}")
+        raise ValueError(
+            f"{name} must list each of {ids[0]}–{ids[-1]} exactly once, top first "
+            f"({'; '.join(problems)})"
+        )
+    return deck
+
+
+class TownOptions(GameOptions):
+    """Fixed deals (for tests, tutorials and replays of a physical game); None = seeded shuffle."""
+
+    path_deck: list[str] | None = None
+    event_deck: list[str] | None = None
+    start_cards: list[int] | None = None
+
+    @field_validator("path_deck")
+    @classmethod
+    def _valid_path_deck(cls, deck: list[str] | None) -> list[str] | None:
+        return _check_deck(deck, PATH_IDS, "path_deck")
+
+    @field_validator("event_deck")
+    @classmethod
+    def _valid_event_deck(cls, deck: list[str] | None) -> list[str] | None:
+        return _check_deck(deck, EVENT_IDS, "event_deck")
+
+    @field_validator("start_cards")
+    @classmethod
+    def _valid_start_cards(cls, cards: list[int] | None) -> list[int] | None:
+        if cards is None:
+            return None
+        if any(not 1 <= card <= WIDTH for card in cards):
+            raise ValueError("start_cards must be numbers from 1 to 7")
+        if len(set(cards)) != len(cards):
+            raise ValueError("start_cards must be distinct (one card per seat)")
+        return cards
+
+
+def score_of(diary: list[str] | tuple[str, ...], seat: int) -> int:
+    """Sunset 3; an event among the seat's character's interests 2; any other event 1."""
+    interests = INTERESTS[seat]
+    return sum(
+        SCORE_SUNSET if event == SUNSET else SCORE_INTEREST if event in interests else SCORE_OTHER
+        for event in diary
+    )
+
+
+def _step(
+    col: int, row: int, direction: int | None, diary: str | None, action: str | None, chosen: bool
+) -> dict[str, Any]:
+    """One card of a walk: where, entered from which side moving which way, what it gave/did."""
+    return {
+        "pos": f"{COLUMNS[col]}{row}",
+        "col": col,
+        "row": row,
+        "side": None if direction is None else ENTRY_SIDE[direction],
+        "dir": None if direction is None else DIRECTION_NAME[direction],
+        "diary": diary,
+        "action": action,
+        "chosen": chosen,
+    }
+
+
+class TownState(State):
+    """A Town of Stairs position. Fields are never changed after ``play`` has returned the state."""
+
+    __slots__ = (
+        "_diaries",
+        "_event_deck",
+        "_grid",
+        "_last_move",
+        "_legal",
+        "_lighthouse",
+        "_n",
+        "_offer",
+        "_path_deck",
+        "_pending",
+        "_phase",
+        "_ply",
+        "_start",
+        "_turn",
+        "_walk_end",
+        "_walks",
+    )
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self._n: int = data["players"]
+        self._phase: str = data["phase"]
+        self._turn: int | None = data["turn"]
+        self._ply: int = data["ply"]
+        self._path_deck: tuple[str, ...] = tuple(data["path_deck"])
+        self._event_deck: tuple[str, ...] = tuple(data["event_deck"])
+        self._offer: tuple[str | None, str | None] = tuple(data["offer"])  # type: ignore[assignment]
+        self._start: tuple[int, ...] = tuple(data["start_cards"])
+        self._grid: tuple[str | None, ...] = tuple(data["grid"])
+        self._lighthouse: int | None = data["lighthouse"]
+        self._walks: tuple[tuple[dict[str, Any], ...], ...] = tuple(
+            tuple(dict(step) for step in walk) for walk in data["walks"]
+        )
+        self._pending: tuple[str, ...] | None = (
+            None if data["pending"] is None else tuple(data["pending"])
+        )
+        self._diaries: tuple[tuple[str, ...], ...] = tuple(tuple(d) for d in data["diaries"])
+        self._walk_end: tuple[str | None, ...] = tuple(data["walk_end"])
+        self._last_move: dict[str, Any] | None = (
+            None if data["last_move"] is None else dict(data["last_move"])
+        )
+        self._legal: tuple[list[str], dict[str, str]] | None = None  # cache, see _legal_map
+
+    def _copy(self) -> TownState:
+        """A shallow copy to build the next state from (all fields are immutable tuples)."""
+        other = object.__new__(TownState)
+        for name in TownState.__slots__:
+            setattr(other, name, getattr(self, name))
+        other._legal = None
+        return other
+
+    # -- the public verbs -------------------------------------------------------------------
+
+    @property
+    def num_players(self) -> int:
+        return self._n
+
+    @property
+    def to_move(self) -> int | None:
+        return self._turn
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase == "over"
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    def legal_moves(self) -> list[str]:
+        return list(self._legal_map()[0])
+
+    def play(self, move: str) -> TownState:
+        lookup = self._legal_map()[1]
+        canonical = lookup.get(move)
+        if canonical is None and isinstance(move, str):
+            canonical = lookup.get("".join(move.split()).lower())
+        if canonical is None:
+            raise IllegalMove(self._why_illegal(move))
+        if self._phase == "build":
+            return self._place(canonical)
+        return self._choose(canonical)
+
+    @property
+    def result(self) -> Result | None:
+        if self._phase != "over":
+            return None
+        scores = [score_of(self._diaries[seat], seat) for seat in range(self._n)]
+        ranking = tuple(
+            tuple(seat for seat in range(self._n) if scores[seat] == value)
+            for value in sorted(set(scores), reverse=True)
+        )
+        return Result(
+            winners=ranking[0],
+            ranking=ranking,
+            scores=tuple(scores),
+            reason="shared win on points" if len(ranking[0]) > 1 else "highest score",
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": self._n,
+            "phase": self._phase,
+            "turn": self._turn,
+            "ply": self._ply,
+            "path_deck": list(self._path_deck),
+            "event_deck": list(self._event_deck),
+            "offer": list(self._offer),
+            "start_cards": list(self._start),
+            "grid": list(self._grid),
+            "lighthouse": self._lighthouse,
+            "walks": [[dict(step) for step in walk] for walk in self._walks],
+            "pending": None if self._pending is None else list(self._pending),
+            "diaries": [list(diary) for diary in self._diaries],
+            "walk_end": list(self._walk_end),
+            "last_move": None if self._last_move is None else dict(self._last_move),
+        }
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see: never a deck order, never another seat's unrevealed start card."""
+        n = self._n
+        slots, fallback = self._slots() if self._phase == "build" else ({}, False)
+        walker = self._turn if self._phase == "walk" else None
+        return {
+            "game": "town",
+            "phase": self._phase,
+            "to_move": self._turn,
+            "ply": self._ply,
+            "players": n,
+            "seat": seat,
+            "colours": list(COLOURS[:n]),
+            "characters": [
+                {"colour": COLOURS[s], "interests": sorted(INTERESTS[s])} for s in range(n)
+            ],
+            "start_cards": [
+                self._start[s] if s == seat or self._walks[s] else None for s in range(n)
+            ],
+            "grid": [list(self._grid[r * WIDTH : (r + 1) * WIDTH]) for r in range(HEIGHT)],
+            "lighthouse": None
+            if self._lighthouse is None
+            else f"{COLUMNS[self._lighthouse]}{LIGHTHOUSE_ROW}",
+            "offer": list(self._offer),
+            "deck_sizes": {"path": len(self._path_deck), "event": len(self._event_deck)},
+            "legal_slots": {card: [SLOT_NAMES[i] for i in where] for card, where in slots.items()},
+            "fallback": fallback,
+            "walker": walker,
+            "walks": [[dict(step) for step in walk] for walk in self._walks],
+            "walk_end": list(self._walk_end),
+            "pending": None if self._pending is None else list(self._pending),
+            "diaries": [list(diary) for diary in self._diaries],
+            "scores": [score_of(self._diaries[s], s) for s in range(n)],
+            "legal_moves": self.legal_moves(),
+            "last_move": None if self._last_move is None else dict(self._last_move),
+            "result": None if self.result is None else self.result.to_json(),
+            "cards": catalogue(),
+            "events": dict(EVENT_NAMES),
+        }
+
+    # -- phase 1: building ------------------------------------------------------------------
+
+    def _slots(self) -> tuple[dict[str, list[int]], bool]:
+        """Legal slots per offer card, and whether adjacency (rule 1) had to be waived."""
+        grid = self._grid
+        stairs = [0] * HEIGHT
+        empty = [0] * HEIGHT
+        for i, card in enumerate(grid):
+            if card is None:
+                empty[i // WIDTH] += 1
+            elif IS_STAIRS[card]:
+                stairs[i // WIDTH] += 1
+        empties = [i for i in range(SLOTS) if grid[i] is None]
+        reachable = [
+            i for i in empties if i < WIDTH or any(grid[j] is not None for j in NEIGHBOURS[i])
+        ]
+        # Rule 2: a stairs card needs a row short of 3 stairs; any other card must leave enough
+        # empty slots in its row for the stairs the row still needs.
+        stairs_rows = [stairs[r] < STAIRS_PER_ROW for r in range(HEIGHT)]
+        other_rows = [empty[r] - 1 >= STAIRS_PER_ROW - stairs[r] for r in range(HEIGHT)]
+
+        def fitting(candidates: list[int]) -> dict[str, list[int]]:
+            result = {}
+            for card in self._offer:
+                if card is not None:
+                    rows = stairs_rows if IS_STAIRS[card] else other_rows
+                    result[card] = [i for i in candidates if rows[i // WIDTH]]
+            return result
+
+        slots = fitting(reachable)
+        if any(slots.values()):
+            return slots, False
+        return fitting(empties), True
+
+    def _place(self, move: str) -> TownState:
+        card, _, slot = move.partition("@")
+        nxt = self._copy()
+        grid = list(self._grid)
+        grid[SLOT_INDEX[slot]] = card
+        nxt._grid = tuple(grid)
+        if card == self._offer[0]:
+            nxt._offer = (self._path_deck[0] if self._path_deck else None, self._offer[1])
+            nxt._path_deck = self._path_deck[1:]
+        else:
+            nxt._offer = (self._offer[0], self._event_deck[0] if self._event_deck else None)
+            nxt._event_deck = self._event_deck[1:]
+        nxt._last_move = {"seat": self._turn, "move": move}
+        nxt._ply = self._ply + 1
+        if None in grid:
+            nxt._turn = (self._turn + 1) % self._n  # type: ignore[operator]
+        else:
+            nxt._lighthouse = LIGHTHOUSE_COLUMN
+            nxt._phase = "walk"
+            nxt._begin_walk(0)
+        return nxt
+
+    # -- phase 2: walking -------------------------------------------------------------------
+
+    def _begin_walk(self, seat: int) -> None:
+        """(On a fresh copy.) The seat's start card becomes public: its seaside step is recorded."""
+        walks = list(self._walks)
+        walks[seat] = (_step(self._start[seat] - 1, 0, None, None, None, False),)
+        self._walks = tuple(walks)
+        self._turn = seat
+        self._pending = START_CHOICES
+
+    def _choose(self, action: str) -> TownState:
+        seat = self._turn
+        assert seat is not None
+        nxt = self._copy()
+        nxt._last_move = {"seat": seat, "move": action}
+        nxt._ply = self._ply + 1
+        steps = list(self._walks[seat])
+        here = steps[-1]
+        steps[-1] = {**here, "action": action, "chosen": True}
+        direction = LEFT if here["dir"] == "left" else RIGHT
+        nxt._walk(seat, steps, here["col"], here["row"], direction, action)
+        return nxt
+
+    def _walk(
+        self,
+        seat: int,
+        steps: list[dict[str, Any]],
+        col: int,
+        row: int,
+        direction: int,
+        action: str,
+    ) -> None:
+        """(On a fresh copy.) Leave (col, row) by ``action``; walk on to a choice or the end."""
+        grid = self._grid
+        options_of = OPTIONS[seat]
+        diary = list(self._diaries[seat])
+        entered = {(s["col"], s["row"], s["side"]) for s in steps if s["row"] > 0}
+        end = None
+        while True:
+            if action == "UR":
+                direction, row = RIGHT, row + 1
+            elif action == "UL":
+                direction, row = LEFT, row + 1
+            elif action == "rev":
+                direction = -direction
+            col = (col + direction) % WIDTH
+            if row == LIGHTHOUSE_ROW:
+                diary.append(SUNSET)
+                steps.append(_step(col, row, direction, SUNSET, None, False))
+                end = "lighthouse"
+                break
+            side = ENTRY_SIDE[direction]
+            if (col, row, side) in entered:
+                end = "loop"  # would enter a card from a side already used: cannot climb on
+                break
+            entered.add((col, row, side))
+            card = grid[(row - 1) * WIDTH + col]
+            event = EVENT_OF[card]  # type: ignore[index]
+            taken = None
+            if event is not None and event not in diary:
+                diary.append(event)
+                taken = event
+            if len(diary) == DIARY_LIMIT:
+                steps.append(_step(col, row, direction, taken, None, False))
+                end = "fifth diary card"
+                break
+            options = options_of[card][0 if direction == RIGHT else 1]  # type: ignore[index]
+            if len(options) > 1:
+                steps.append(_step(col, row, direction, taken, None, False))
+                self._pending = options
+                break
+            action = options[0]
+            steps.append(_step(col, row, direction, taken, action, False))
+        walks = list(self._walks)
+        walks[seat] = tuple(steps)
+        self._walks = tuple(walks)
+        diaries = list(self._diaries)
+        diaries[seat] = tuple(diary)
+        self._diaries = tuple(diaries)
+        if end is None:
+            return
+        walk_end = list(self._walk_end)
+        walk_end[seat] = end
+        self._walk_end = tuple(walk_end)
+        self._pending = None
+        if seat + 1 < self._n:
+            self._begin_walk(seat + 1)
+        else:
+            self._phase = "over"
+            self._turn = None
+
+    # -- moves ------------------------------------------------------------------------------
+
+    def _legal_map(self) -> tuple[list[str], dict[str, str]]:
+        """The legal moves and a lookup from canonical or lower-case spelling (cached)."""
+        if self._legal is None:
+            if self._phase == "build":
+                slots, _ = self._slots()
+                moves = [f"{card}@{SLOT_NAMES[i]}" for card, where in slots.items() for i in where]
+            elif self._phase == "walk":
+                moves = list(self._pending or ())
+            else:
+                moves = []
+            lookup = {move.lower(): move for move in moves}
+            lookup.update((move, move) for move in moves)
+            self._legal = (moves, lookup)
+        return self._legal
+
+    def _why_illegal(self, move: str) -> str:
+        text = "".join(str(move).split())
+        if self._phase == "over":
+            return "the game is over"
+        if self._phase == "walk":
+            options = ", ".join(self._pending or ())
+            if text.lower() in {a.lower() for a in WALK_ACTIONS}:
+                return f"{text!r} is not possible here; the walker may choose: {options}"
+            return f"{move!r} is not a walk choice; the walker may choose: {options}"
+        card, at, slot = text.partition("@")
+        card, slot = card.upper(), slot.lower()
+        if not at or card not in CARD_IDS or slot not in SLOT_INDEX:
+            return (
+                f"{move!r} is not a placement: write card@slot, e.g. P3@c2 (columns a–g, rows 1–4)"
+            )
+        if card not in self._offer:
+            offer = " or ".join(c for c in self._offer if c is not None)
+            return f"{card} is not on offer; choose {offer}"
+        if self._grid[SLOT_INDEX[slot]] is not None:
+            return f"slot {slot} is already built on"
+        return (
+            f"{card} cannot go in {slot}: it must touch the seaside or a placed card, and every "
+            "row must be able to end with exactly 3 stairs"
+        )
+
+
+class TownGame(Game):
+    """Town of Stairs: 2–4 players, hidden start cards, shuffled decks."""
+
+    id = "town"
+    title = "Town of Stairs"
+    min_players = 2
+    max_players = 4
+    options = TownOptions
+    hidden_information = True
+    has_chance = True
+
+    def new_state(
+        self, players: int = 2, options: dict[str, Any] | None = None, seed: int = 0
+    ) -> TownState:
+        chosen = self.parse_options(options)
+        assert isinstance(chosen, TownOptions)
+        self.check_players(players)
+        if chosen.start_cards is not None and len(chosen.start_cards) != players:
+            raise ValueError(
+                f"start_cards must give one card per seat: {players} expected, "
+                f"{len(chosen.start_cards)} given"
+            )
+        # Draw every shuffle whatever the options say, so fixing one deck leaves the rest unchanged.
+        rng = random.Random(seed)
+        path = list(PATH_IDS)
+        rng.shuffle(path)
+        event = list(EVENT_IDS)
+        rng.shuffle(event)
+        start = rng.sample(range(1, WIDTH + 1), players)
+        path = list(chosen.path_deck) if chosen.path_deck is not None else path
+        event = list(chosen.event_deck) if chosen.event_deck is not None else event
+        start = list(chosen.start_cards) if chosen.start_cards is not None else start
+        return TownState(
+            {
+                "players": players,
+                "phase": "build",
+                "turn": 0,
+                "ply": 0,
+                "path_deck": path[1:],
+                "event_deck": event[1:],
+                "offer": [path[0], event[0]],
+                "start_cards": start,
+                "grid": [None] * SLOTS,
+                "lighthouse": None,
+                "walks": [[] for _ in range(players)],
+                "pending": None,
+                "diaries": [[] for _ in range(players)],
+                "walk_end": [None] * players,
+                "last_move": None,
+            }
+        )
+
+    def from_json(self, data: dict[str, Any]) -> TownState:
+        return TownState(data)
+
+
+GAME = TownGame()

@@ -1,0 +1,324 @@
+"""Scalas (Masahiro Nakajima, 2013): stack cubes in stairs and top the most squares.
+
+A turn is one normal placement that obeys the staircase principle, then the forced placements it
+causes, each recorded as its own move by the same player. The state keeps the pending forced targets
+as a sorted multiset, so the player picks the order. Rules: /rules/scalas (project rules page).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from games.base import Game, GameOptions, IllegalMove, Result, State
+from games.scalas.board import FORCED_PAIRS, INDEX, NAMES, descent_set, staircase_squares
+
+COLOURS = ("red", "blue")
+MARKS = "01"  # a column is a string of seat digits, bottom to top
+PASS = "pass"
+PASS_SQUARE = -1
+CUBES = {5: 25, 6: 36, 7: 49}
+
+
+class ScalasOptions(GameOptions):
+    """Board size; each player gets size × size cubes."""
+
+    size: Literal[5, 6, 7] = 5
+
+
+def _restricted(squares: list[int], heights: tuple[int, ...], hands, seat: int) -> list[int]:
+    """Normal placements of ``seat``: never on an empty square once the other hand is empty."""
+    if hands[1 - seat]:
+        return squares
+    return [s for s in squares if heights[s]]
+
+
+def _next_turn(
+    size: int, heights: tuple[int, ...], hands: tuple[int, int], last: int
+) -> tuple[int | None, list[int]]:
+    """Who moves after ``last`` ends a turn, and their normal placements ([] = they must pass).
+
+    The other player moves next while they hold cubes; otherwise ``last`` goes again. A player
+    with cubes and no placement passes if the opponent can place; if neither can, the game is over.
+    """
+    for seat in (1 - last, last):
+        if not hands[seat]:
+            continue
+        staircase = staircase_squares(heights, size)
+        squares = _restricted(staircase, heights, hands, seat)
+        if squares:
+            return seat, squares
+        other = 1 - seat
+        if hands[other] and _restricted(staircase, heights, hands, other):
+            return seat, []
+        break
+    return None, []
+
+
+class ScalasState(State):
+    """One Scalas position. ``columns`` holds each square's cubes bottom to top as seat digits."""
+
+    def __init__(
+        self,
+        size: int,
+        columns: tuple[str, ...],
+        heights: tuple[int, ...],
+        hands: tuple[int, int],
+        to_move: int | None,
+        pending: tuple[int, ...] = (),
+        last_move: str | None = None,
+        last_seat: int | None = None,
+        ply: int = 0,
+        placements: list[int] | None = None,
+    ) -> None:
+        self.size = size
+        self.columns = columns
+        self.heights = heights
+        self.hands = hands
+        self._to_move = to_move
+        self.pending = pending
+        self.last_move = last_move
+        self.last_seat = last_seat
+        self.ply = ply
+        self._placements = placements  # cache: normal placements of to_move, not serialised
+        self._index: dict[str, int] | None = None
+        self._result: Result | None = None
+
+    # --- the State interface -------------------------------------------------------------------
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    @property
+    def to_move(self) -> int | None:
+        return self._to_move
+
+    @property
+    def is_over(self) -> bool:
+        return self._to_move is None
+
+    @property
+    def result(self) -> Result | None:
+        if self._to_move is not None:
+            return None
+        if self._result is None:
+            self._result = self._score()
+        return self._result
+
+    def legal_moves(self) -> list[str]:
+        if self._to_move is None:
+            return []
+        return list(self._move_index())
+
+    def play(self, move: str) -> ScalasState:
+        if self._to_move is None:
+            raise IllegalMove("the game is over")
+        index = self._move_index()
+        square = index.get(move)
+        if square is None:
+            square = index.get("".join(move.split()).lower()) if isinstance(move, str) else None
+            if square is None:
+                raise IllegalMove(self._why_illegal(move))
+        seat = self._to_move
+        size = self.size
+        if square == PASS_SQUARE:
+            following, placements = _next_turn(size, self.heights, self.hands, seat)
+            return ScalasState(
+                size, self.columns, self.heights, self.hands, following, (), PASS, seat,
+                self.ply + 1, placements,
+            )
+        mark = MARKS[seat]
+        columns = list(self.columns)
+        columns[square] += mark
+        heights = list(self.heights)
+        height = heights[square] + 1
+        heights[square] = height
+        hands = list(self.hands)
+        hands[seat] -= 1
+        pending = list(self.pending)
+        if pending:
+            pending.remove(square)
+        for between, far in FORCED_PAIRS[size][square]:
+            if heights[far] == height and columns[far][-1] == mark:
+                pending.append(between)
+        name = NAMES[size][square]
+        if pending and hands[seat]:
+            pending.sort()
+            return ScalasState(
+                size, tuple(columns), tuple(heights), (hands[0], hands[1]), seat,
+                tuple(pending), name, seat, self.ply + 1,
+            )
+        new_heights = tuple(heights)
+        new_hands = (hands[0], hands[1])
+        following, placements = _next_turn(size, new_heights, new_hands, seat)
+        return ScalasState(
+            size, tuple(columns), new_heights, new_hands, following, (), name, seat,
+            self.ply + 1, placements,
+        )
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        size = self.size
+        names = NAMES[size]
+        legal = self.legal_moves()
+        result = self.result
+        return {
+            "game": "scalas",
+            "seat": seat,
+            "size": size,
+            "colours": list(COLOURS),
+            "squares": [
+                {
+                    "name": names[i],
+                    "file": i % size,
+                    "rank": i // size,
+                    "height": self.heights[i],
+                    "column": [int(c) for c in column],
+                    "top": int(column[-1]) if column else None,
+                }
+                for i, column in enumerate(self.columns)
+            ],
+            "hands": list(self.hands),
+            "to_move": self._to_move,
+            "phase": "forced" if self.pending else "normal",
+            "pending": [names[s] for s in self.pending],
+            "empty_squares_closed": self._to_move is not None and not self.hands[1 - self._to_move],
+            "legal_moves": legal,
+            "legal_squares": [m for m in legal if m != PASS],
+            "bottom_level": min(self.heights),
+            "last_move": None
+            if self.last_move is None
+            else {"move": self.last_move, "seat": self.last_seat},
+            "score": self._tops(),
+            "ply": self.ply,
+            "is_over": self.is_over,
+            "result": None if result is None else result.to_json(),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        names = NAMES[self.size]
+        return {
+            "size": self.size,
+            "columns": [[int(c) for c in column] for column in self.columns],
+            "hands": list(self.hands),
+            "to_move": self._to_move,
+            "pending": [names[s] for s in self.pending],
+            "last_move": self.last_move,
+            "last_seat": self.last_seat,
+            "ply": self.ply,
+        }
+
+    # --- helpers -------------------------------------------------------------------------------
+
+    def _normal_squares(self) -> list[int]:
+        if self._placements is None:
+            seat = self._to_move
+            assert seat is not None
+            staircase = staircase_squares(self.heights, self.size)
+            self._placements = _restricted(staircase, self.heights, self.hands, seat)
+        return self._placements
+
+    def _move_index(self) -> dict[str, int]:
+        """Canonical move -> square index (PASS_SQUARE for a pass), in the legal order."""
+        if self._index is None:
+            names = NAMES[self.size]
+            if self.pending:
+                squares = sorted(set(self.pending))
+            else:
+                squares = self._normal_squares()
+            if squares:
+                self._index = {names[s]: s for s in squares}
+            else:
+                self._index = {PASS: PASS_SQUARE}
+        return self._index
+
+    def _why_illegal(self, move: object) -> str:
+        """A readable reason why ``move`` cannot be played here."""
+        text = "".join(move.split()).lower() if isinstance(move, str) else ""
+        squares = INDEX[self.size]
+        if text == PASS:
+            return "you may not pass while you have a legal placement"
+        if text not in squares:
+            return f"{move!r} is not a square of this board (like 'c3') or 'pass'"
+        if self.pending:
+            targets = ", ".join(sorted({NAMES[self.size][s] for s in self.pending}))
+            return f"a forced placement is pending: place on {targets} first"
+        if not self._normal_squares():
+            return "you have no legal placement: you must pass"
+        square = squares[text]
+        if self.heights[square] == 0 and not self.hands[1 - (self._to_move or 0)]:
+            return "while one hand is empty, cubes may not be placed on an empty square"
+        if not descent_set(self.heights, self.size)[square]:
+            return f"{text} breaks the staircase principle: no way down from it"
+        return f"{text} breaks the staircase principle: no way down from the new cube"
+
+    def _tops(self) -> list[int]:
+        tops = [0, 0]
+        for column in self.columns:
+            if column:
+                tops[int(column[-1])] += 1
+        return tops
+
+    def _score(self) -> Result:
+        """Most squares topped; ties go to the tallest towers, then the next height down."""
+        tops = self._tops()
+        details: dict[str, Any] = {"tops": tops, "decided_at_height": None}
+        if tops[0] != tops[1]:
+            return _ranked(tops, tops, "more squares topped", details)
+        for height in range(max(self.heights), 0, -1):
+            counts = [0, 0]
+            for column in self.columns:
+                if len(column) == height:
+                    counts[int(column[-1])] += 1
+            if counts[0] != counts[1]:
+                details["decided_at_height"] = height
+                details["tops_at_height"] = counts
+                return _ranked(counts, tops, "more towers topped at a tie-break height", details)
+        return Result(
+            winners=(), ranking=((0, 1),), scores=(tops[0], tops[1]), reason="draw",
+            details=details,
+        )
+
+
+def _ranked(counts: list[int], tops: list[int], reason: str, details: dict[str, Any]) -> Result:
+    winner = 0 if counts[0] > counts[1] else 1
+    return Result(
+        winners=(winner,), ranking=((winner,), (1 - winner,)), scores=(tops[0], tops[1]),
+        reason=reason, details=details,
+    )
+
+
+class ScalasGame(Game):
+    """Scalas for two players on 5×5 (25 cubes each), 6×6 (36) or 7×7 (49); red moves first."""
+
+    id = "scalas"
+    title = "Scalas"
+    min_players = 2
+    max_players = 2
+    options = ScalasOptions
+
+    def new_state(
+        self, players: int = 2, options: dict[str, Any] | None = None, seed: int = 0
+    ) -> ScalasState:
+        self.check_players(players)
+        size = self.parse_options(options).size  # type: ignore[attr-defined]
+        cells = size * size
+        return ScalasState(size, ("",) * cells, (0,) * cells, (CUBES[size], CUBES[size]), 0)
+
+    def from_json(self, data: dict[str, Any]) -> ScalasState:
+        size = data["size"]
+        columns = tuple("".join(MARKS[c] for c in column) for column in data["columns"])
+        index = INDEX[size]
+        return ScalasState(
+            size,
+            columns,
+            tuple(len(column) for column in columns),
+            (data["hands"][0], data["hands"][1]),
+            data["to_move"],
+            tuple(sorted(index[name] for name in data["pending"])),
+            data.get("last_move"),
+            data.get("last_seat"),
+            data.get("ply", 0),
+        )
+
+
+GAME = ScalasGame()

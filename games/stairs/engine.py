@@ -95,7 +95,7 @@ class StairsState(State):
         self._seat_colours = seat_colours
         self._ply = ply
         self._last_move = last_move
-        # _arrivals[colour][h - 1]: plies at which that colour's pieces arrived at height h, in order.
+        # _arrivals[colour][h - 1]: plies at which that colour's pieces reached height h, in order.
         self._arrivals = arrivals
         self._swap_option = swap_option
         self._heights = heights if heights is not None else tuple(len(s) for s in board)
@@ -308,7 +308,7 @@ class StairsState(State):
     # ----- serialisation ------------------------------------------------------------------------
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """Everything the board renderer needs; Stairs has no secrets, so every seat sees the same."""
+        """Everything the board renderer needs; Stairs has no secrets: all seats see the same."""
         actions = self._legal()
         movable: dict[str, list[str]] = {}
         for action in actions.values():

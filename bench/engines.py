@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games import registry  # noqa: E402
+from games import registry
 
 SETUPS = {
     "stairs": [("stairs", 2, {})],

@@ -1,6 +1,6 @@
 """Properties every engine must have, checked over random games (shared by each game's tests).
 
-Each game's test module calls :func:`check_random_game` from a hypothesis ``@given`` so that the same
+Each game's test module calls :func:`check_random_game` from a hypothesis ``@given``, so the same
 contract holds for all four games: every move legal, ``play`` never mutates, games end, the JSON
 round trip is exact, replaying the record reproduces the state, and a finished game has a result.
 """

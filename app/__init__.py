@@ -1,0 +1,1 @@
+"""Stepwell's web service: wraps the pure engines in games/ with SQL, REST, websockets and pages."""

@@ -1,0 +1,91 @@
+"""Request dependencies: the database session, who is calling, and the match service.
+
+A caller is known by a bearer token (API clients) or by the signed session cookie (the browser).
+Cookie-authenticated writes must carry the session's CSRF token in ``X-CSRF-Token``, so another
+site cannot make a visitor's browser play or resign for them.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from typing import Annotated
+
+from fastapi import Depends, Request
+from sqlalchemy.orm import Session
+
+from app.realtime.bus import match_channel
+from app.services import identity
+from app.services.errors import Forbidden, Unauthenticated
+from app.services.identity import Identity
+from app.services.matches import MatchService
+from app.services.records import MatchRecord
+
+SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+
+
+def get_session(request: Request) -> Iterator[Session]:
+    with request.app.state.session_factory() as session:
+        yield session
+
+
+SessionDep = Annotated[Session, Depends(get_session)]
+
+
+def bearer_token(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def csrf_token(request: Request) -> str:
+    """The session's CSRF token, created on first use (pages embed it, forms and JS send it)."""
+    token = request.session.get("csrf")
+    if not token:
+        token = secrets.token_urlsafe(24)
+        request.session["csrf"] = token
+    return token
+
+
+def resolve_viewer(request: Request, session: Session) -> Identity | None:
+    token = bearer_token(request)
+    if token is not None:
+        user = identity.user_for_token(session, token)
+        if user is None:
+            raise Unauthenticated("That API token is not valid.", code="invalid_token")
+        return user
+    user_id = request.session.get("uid")
+    return identity.user_by_id(session, user_id) if isinstance(user_id, int) else None
+
+
+def optional_viewer(request: Request, session: SessionDep) -> Identity | None:
+    return resolve_viewer(request, session)
+
+
+def current_user(request: Request, session: SessionDep) -> Identity:
+    user = resolve_viewer(request, session)
+    if user is None:
+        raise Unauthenticated(
+            "Sign in first: POST /api/v1/guests gives a guest a token.", code="unauthenticated"
+        )
+    if bearer_token(request) is None and request.method not in SAFE_METHODS:
+        sent = request.headers.get("x-csrf-token")
+        if not sent or not secrets.compare_digest(sent, request.session.get("csrf", "")):
+            raise Forbidden("Missing or wrong CSRF token; reload the page.", code="csrf_failed")
+    return user
+
+
+Viewer = Annotated[Identity | None, Depends(optional_viewer)]
+CurrentUser = Annotated[Identity, Depends(current_user)]
+
+
+def match_service(request: Request, session: SessionDep) -> MatchService:
+    bus = request.app.state.bus
+
+    def publish(record: MatchRecord) -> None:
+        bus.publish(match_channel(record.id), record.to_json())
+
+    return MatchService(session, publish)
+
+
+Matches = Annotated[MatchService, Depends(match_service)]

@@ -1,0 +1,78 @@
+"""The /api/v1 routes: games catalog, guests, matches and moves."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from app.api import schemas
+from app.api.deps import CurrentUser, Matches, SessionDep, Viewer
+from app.services import identity
+from app.services.match_views import match_payload
+from games import registry
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": schemas.ErrorOut} for status in (401, 403, 404, 409, 422)
+}
+
+router = APIRouter(prefix="/api/v1", responses=ERRORS)
+
+
+@router.get("/games", response_model=list[schemas.GameOut], tags=["games"])
+def list_games() -> list[dict[str, Any]]:
+    """Every game with its player counts and options (JSON schema and defaults)."""
+    return [game.describe() for game in registry.all_games()]
+
+
+@router.post("/guests", response_model=schemas.GuestOut, status_code=201, tags=["identity"])
+def create_guest(body: schemas.GuestIn, session: SessionDep, request: Request) -> dict[str, Any]:
+    """A guest identity and its bearer token; no sign-up needed to play."""
+    user, token = identity.create_guest(session, body.name)
+    return {"token": token, "user": user.public()}
+
+
+@router.get("/me", response_model=schemas.UserOut, tags=["identity"])
+def who_am_i(user: CurrentUser) -> dict[str, Any]:
+    return user.public()
+
+
+@router.post("/matches", response_model=schemas.MatchOut, status_code=201, tags=["matches"])
+def create_match(body: schemas.MatchCreate, user: CurrentUser, matches: Matches) -> dict[str, Any]:
+    """Create a match and take a seat; it starts when every seat is filled."""
+    record = matches.create(user, body.game, body.options, body.seat, body.players)
+    return match_payload(record, user.id)
+
+
+@router.get("/matches/{match_id}", response_model=schemas.MatchOut, tags=["matches"])
+def get_match(match_id: str, viewer: Viewer, matches: Matches) -> dict[str, Any]:
+    """The match as the caller may see it (players: their seat's view; others: spectator view)."""
+    return match_payload(matches.get(match_id), viewer.id if viewer else None)
+
+
+@router.post("/matches/{match_id}/join", response_model=schemas.MatchOut, tags=["matches"])
+def join_match(match_id: str, user: CurrentUser, matches: Matches,
+               body: schemas.MatchJoin | None = None) -> dict[str, Any]:
+    record = matches.join(match_id, user, body.seat if body else None)
+    return match_payload(record, user.id)
+
+
+@router.post("/matches/{match_id}/moves", response_model=schemas.MatchOut, tags=["matches"])
+def play_move(match_id: str, body: schemas.MoveIn, user: CurrentUser,
+              matches: Matches) -> dict[str, Any]:
+    """Play a move; `ply` must be the match's current ply (409 `stale_ply` otherwise)."""
+    record = matches.play(match_id, user, body.move, body.ply)
+    return match_payload(record, user.id)
+
+
+@router.post("/matches/{match_id}/resign", response_model=schemas.MatchOut, tags=["matches"])
+def resign(match_id: str, user: CurrentUser, matches: Matches) -> dict[str, Any]:
+    record = matches.resign(match_id, user)
+    return match_payload(record, user.id)
+
+
+@router.get("/matches/{match_id}/moves", response_model=list[schemas.MoveRecordOut],
+            tags=["matches"])
+def list_moves(match_id: str, matches: Matches) -> list[dict[str, Any]]:
+    """The move record, ply by ply, with the time each move took."""
+    return matches.moves(match_id)

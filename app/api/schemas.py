@@ -1,0 +1,102 @@
+"""Request and response bodies of the public API (third-party clients depend on these names)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class GuestIn(BaseModel):
+    name: str = Field(min_length=1, max_length=60, examples=["Aiko"])
+
+
+class UserOut(BaseModel):
+    id: int
+    name: str
+    kind: str
+
+
+class GuestOut(BaseModel):
+    token: str = Field(description="Bearer token: send `Authorization: Bearer <token>`.")
+    user: UserOut
+
+
+class GameOut(BaseModel):
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    hidden_information: bool
+    options: dict[str, Any] = Field(description="JSON schema of the game's options.")
+    defaults: dict[str, Any]
+
+
+Seat = int | Literal["random"]
+
+
+class MatchCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: str = Field(examples=["stairs"])
+    options: dict[str, Any] = Field(default_factory=dict)
+    seat: Seat | None = Field(default=None, description="Seat to take; omitted = first free.")
+    players: int | None = Field(default=None, ge=1, le=8,
+                                description="Number of seats (defaults to the minimum).")
+
+
+class MatchJoin(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seat: Seat | None = None
+
+
+class MoveIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    move: str = Field(min_length=1, max_length=40, examples=["a1-b2"])
+    ply: int = Field(ge=0, description="The match's current ply (moves made so far).")
+
+
+class SeatOut(BaseModel):
+    seat: int
+    user: UserOut | None
+
+
+class ResultOut(BaseModel):
+    winners: list[int]
+    ranking: list[list[int]]
+    scores: list[float] | None = None
+    reason: str
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+class MoveRecordOut(BaseModel):
+    ply: int
+    seat: int
+    move: str
+    time_spent_ms: int | None
+    at: str
+
+
+class MatchOut(BaseModel):
+    id: str
+    game: str
+    options: dict[str, Any]
+    status: Literal["waiting", "active", "finished"]
+    seats: list[SeatOut]
+    ply: int
+    to_move: int | None
+    your_seat: int | None
+    view: dict[str, Any] = Field(description="The game position as your seat may see it.")
+    legal_moves: list[str] = Field(description="Non-empty only for the seat to move.")
+    last_move: dict[str, Any] | None
+    result: ResultOut | None
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+
+
+class ErrorOut(BaseModel):
+    code: str
+    message: str

@@ -1,0 +1,111 @@
+"""Tables only: users (guests, accounts, bots), API tokens, matches, seats and the move log."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import JSON, BigInteger, ForeignKey, Integer, MetaData, String, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map: ClassVar = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class User(Base):
+    """A person (guest or account) or a bot. Guests have no password; an account later adds one."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    kind: Mapped[str] = mapped_column(String(10), default="guest")  # guest | account | bot
+    username: Mapped[str | None] = mapped_column(String(40), unique=True)  # accounts only
+    email: Mapped[str | None] = mapped_column(String(254))
+    password_hash: Mapped[str | None] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    last_seen_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class ApiToken(Base):
+    """A bearer token; only its SHA-256 is stored, so a database leak gives no usable token."""
+
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    label: Mapped[str] = mapped_column(String(60), default="")
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    last_used_at: Mapped[datetime | None]
+
+    user: Mapped[User] = relationship()
+
+
+class Match(Base):
+    """One game: its options and seed, the engine snapshot after ``ply`` moves, and its result."""
+
+    __tablename__ = "matches"
+
+    id: Mapped[str] = mapped_column(String(12), primary_key=True)
+    game: Mapped[str] = mapped_column(String(20), index=True)
+    options: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    num_seats: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(12), index=True)  # waiting | active | finished
+    ply: Mapped[int] = mapped_column(Integer, default=0)
+    snapshot: Mapped[dict[str, Any]] = mapped_column()
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    started_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    players: Mapped[list[MatchPlayer]] = relationship(
+        order_by="MatchPlayer.seat", cascade="all, delete-orphan", lazy="selectin"
+    )
+
+
+class MatchPlayer(Base):
+    """Who sits in which seat of a match."""
+
+    __tablename__ = "match_players"
+    __table_args__ = (UniqueConstraint("match_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    joined_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    user: Mapped[User] = relationship(lazy="joined")
+
+
+class Move(Base):
+    """The move log; (match_id, ply) is unique so a duplicate submission cannot be stored twice."""
+
+    __tablename__ = "moves"
+    __table_args__ = (UniqueConstraint("match_id", "ply"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+    ply: Mapped[int] = mapped_column(Integer)  # 1 for the first move
+    seat: Mapped[int] = mapped_column(Integer)
+    move: Mapped[str] = mapped_column(String(40))
+    time_spent_ms: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

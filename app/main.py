@@ -1,0 +1,65 @@
+"""create_app(settings): the one place where the service is wired together."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.middleware.sessions import SessionMiddleware
+
+from app.api.errors import install_error_handlers
+from app.api.routes import router as api_router
+from app.db.session import make_engine, make_session_factory
+from app.realtime.bus import InProcessBus
+from app.realtime.match_socket import router as socket_router
+from app.settings import PROJECT_ROOT, Settings
+from app.web import i18n
+from app.web.pages import render_page_error
+from app.web.pages import router as page_router
+
+SESSION_MAX_AGE = 365 * 24 * 3600
+
+DESCRIPTION = """Play Stairs, Sight, Scalas and Town of Stairs.
+
+Get a bearer token with `POST /api/v1/guests`, then send `Authorization: Bearer <token>`.
+Errors are JSON `{code, message}`. Live updates: `WS /api/v1/matches/{id}/ws` (add `?token=`).
+"""
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    engine = make_engine(settings.database_url)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.bus.bind_loop(asyncio.get_running_loop())
+        yield
+        engine.dispose()
+
+    app = FastAPI(title="Stepwell", version="1.0", description=DESCRIPTION, lifespan=lifespan)
+    app.state.settings = settings
+    app.state.engine = engine
+    app.state.session_factory = make_session_factory(engine)
+    app.state.bus = InProcessBus()
+
+    @app.middleware("http")
+    async def language(request: Request, call_next: Callable[[Request], Awaitable[Response]]
+                       ) -> Response:
+        token = i18n.current_language.set(i18n.choose_language(request))
+        try:
+            return await call_next(request)
+        finally:
+            i18n.current_language.reset(token)
+
+    app.add_middleware(SessionMiddleware, secret_key=settings.secret_key,
+                       session_cookie="stepwell_session", max_age=SESSION_MAX_AGE,
+                       same_site="lax", https_only=settings.secure_cookies)
+    install_error_handlers(app, render_page_error)
+    app.include_router(api_router)
+    app.include_router(socket_router)
+    app.include_router(page_router)
+    app.mount("/static", StaticFiles(directory=str(PROJECT_ROOT / "static")), name="static")
+    return app

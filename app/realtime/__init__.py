@@ -1,0 +1,1 @@
+"""Websocket endpoints and the event bus that feeds them."""

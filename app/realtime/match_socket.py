@@ -1,0 +1,114 @@
+"""WS /api/v1/matches/{id}/ws: the match as the connected viewer may see it, pushed on every change.
+
+On connect the client gets ``{type: "state", ply, ...match}``; after every committed change it gets
+the new state for its own seat. Clients may send ``{"type": "sync"}`` to be sent the current state
+again (after noticing a gap in ``ply``) and ``{"type": "ping"}`` to keep the connection alive.
+Browsers authenticate with their session cookie, other clients with ``?token=`` or a bearer header.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from starlette.concurrency import run_in_threadpool
+
+from app.realtime.bus import match_channel
+from app.services import identity
+from app.services.errors import NotFound
+from app.services.identity import Identity
+from app.services.match_views import match_payload
+from app.services.matches import MatchService
+from app.services.records import MatchRecord
+
+router = APIRouter()
+
+CLOSE_NOT_FOUND = 4404
+CLOSE_BAD_TOKEN = 4401
+
+
+def _load(websocket: WebSocket, match_id: str, token: str | None
+          ) -> tuple[Identity | None, MatchRecord | None, bool]:
+    """(viewer, record, token_ok) in one short database session, off the event loop."""
+    with websocket.app.state.session_factory() as session:
+        viewer: Identity | None = None
+        if token:
+            viewer = identity.user_for_token(session, token)
+            if viewer is None:
+                return None, None, False
+        else:
+            uid = websocket.session.get("uid") if "session" in websocket.scope else None
+            viewer = identity.user_by_id(session, uid) if isinstance(uid, int) else None
+        try:
+            record = MatchService(session).get(match_id)
+        except NotFound:
+            record = None
+        return viewer, record, True
+
+
+def _token_of(websocket: WebSocket) -> str | None:
+    token = websocket.query_params.get("token")
+    if token:
+        return token
+    scheme, _, value = websocket.headers.get("authorization", "").partition(" ")
+    return value.strip() if scheme.lower() == "bearer" and value.strip() else None
+
+
+def state_message(record: MatchRecord, viewer: Identity | None) -> dict[str, Any]:
+    return {"type": "state", **match_payload(record, viewer.id if viewer else None)}
+
+
+@router.websocket("/api/v1/matches/{match_id}/ws")
+async def match_socket(websocket: WebSocket, match_id: str) -> None:
+    bus = websocket.app.state.bus
+    async with bus.subscribe(match_channel(match_id)) as events:
+        viewer, record, token_ok = await run_in_threadpool(
+            _load, websocket, match_id, _token_of(websocket))
+        await websocket.accept()
+        if not token_ok:
+            await websocket.send_json({"type": "error", "code": "invalid_token",
+                                       "message": "That API token is not valid."})
+            await websocket.close(CLOSE_BAD_TOKEN)
+            return
+        if record is None:
+            await websocket.send_json({"type": "error", "code": "no_match",
+                                       "message": f"There is no match {match_id!r}."})
+            await websocket.close(CLOSE_NOT_FOUND)
+            return
+        latest = record
+        await websocket.send_json(state_message(latest, viewer))
+
+        async def forward_events() -> None:
+            nonlocal latest
+            async for message in events:
+                incoming = MatchRecord.from_json(message)
+                if incoming.ply < latest.ply:
+                    continue  # an older event overtaken by a newer one
+                latest = incoming
+                await websocket.send_json(state_message(latest, viewer))
+
+        async def answer_client() -> None:
+            while True:
+                message = await websocket.receive_json()
+                kind = message.get("type") if isinstance(message, dict) else None
+                if kind == "ping":
+                    await websocket.send_json({"type": "pong"})
+                elif kind == "sync":
+                    fresh = await run_in_threadpool(_load, websocket, match_id, None)
+                    if fresh[1] is not None:
+                        await websocket.send_json(state_message(fresh[1], viewer))
+
+        tasks = [asyncio.create_task(forward_events()), asyncio.create_task(answer_client())]
+        try:
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                error = task.exception()
+                if error and not isinstance(error, WebSocketDisconnect | RuntimeError | ValueError):
+                    raise error
+        finally:
+            for task in tasks:
+                task.cancel()
+            with contextlib.suppress(Exception):
+                await websocket.close()

@@ -1,0 +1,36 @@
+"""The one error type of the service layer: a stable ``code`` and a readable ``message``.
+
+The API turns ``code`` into an HTTP status (app/api/errors.py); pages show ``message``.
+"""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    code = "error"
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+
+
+class NotFound(ServiceError):
+    code = "not_found"
+
+
+class Forbidden(ServiceError):
+    code = "forbidden"
+
+
+class Conflict(ServiceError):
+    code = "conflict"
+
+
+class Invalid(ServiceError):
+    code = "invalid"
+
+
+class Unauthenticated(ServiceError):
+    code = "unauthenticated"

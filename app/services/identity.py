@@ -1,0 +1,84 @@
+"""Guests and bearer tokens: play needs no sign-up, but every request knows who is asking."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.db.models import ApiToken, User, utcnow
+from app.services.errors import Invalid
+
+MAX_NAME_LENGTH = 24
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who is calling: enough to decide seats and show names, with no secret in it."""
+
+    id: int
+    name: str
+    kind: str
+
+    def public(self) -> dict[str, object]:
+        return {"id": self.id, "name": self.name, "kind": self.kind}
+
+
+def identity_of(user: User) -> Identity:
+    return Identity(id=user.id, name=user.name, kind=user.kind)
+
+
+def clean_display_name(name: str) -> str:
+    """Collapse whitespace, strip control characters, and insist on 1–24 visible characters."""
+    cleaned = " ".join("".join(ch for ch in name if ch.isprintable()).split())
+    if not cleaned:
+        raise Invalid("Please choose a display name.", code="invalid_name")
+    if len(cleaned) > MAX_NAME_LENGTH:
+        raise Invalid(f"A display name has at most {MAX_NAME_LENGTH} characters.",
+                      code="invalid_name")
+    return cleaned
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def create_guest(session: Session, name: str) -> tuple[Identity, str]:
+    """A new guest user and a fresh bearer token for it (the token is shown once, stored hashed)."""
+    user = User(name=clean_display_name(name), kind="guest")
+    session.add(user)
+    session.flush()
+    token = issue_token(session, user, label="guest")
+    session.commit()
+    return identity_of(user), token
+
+
+def issue_token(session: Session, user: User, label: str = "") -> str:
+    token = "sw_" + secrets.token_urlsafe(32)
+    session.add(ApiToken(user_id=user.id, token_hash=hash_token(token), label=label))
+    return token
+
+
+def user_for_token(session: Session, token: str) -> Identity | None:
+    row = session.scalar(select(ApiToken).where(ApiToken.token_hash == hash_token(token)))
+    if row is None:
+        return None
+    row.last_used_at = utcnow()
+    session.commit()
+    return identity_of(row.user)
+
+
+def user_by_id(session: Session, user_id: int) -> Identity | None:
+    user = session.get(User, user_id)
+    return None if user is None else identity_of(user)
+
+
+def rename(session: Session, user_id: int, name: str) -> Identity:
+    user = session.get(User, user_id)
+    assert user is not None
+    user.name = clean_display_name(name)
+    session.commit()
+    return identity_of(user)

@@ -1,0 +1,1 @@
+"""Server-rendered pages (Jinja templates) and their translations."""

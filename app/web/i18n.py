@@ -1,0 +1,94 @@
+"""English and Japanese: gettext catalogs in app/translations/*.po, read with Babel at start-up.
+
+The language comes from ``?lang=`` / the ``lang`` cookie set by the switcher, else the browser's
+Accept-Language, else English. Translated strings for the page scripts are embedded as JSON.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+from functools import cache
+from pathlib import Path
+
+from babel.messages.pofile import read_po
+from starlette.requests import HTTPConnection
+
+LANGUAGES = {"en": "English", "ja": "日本語"}
+DEFAULT_LANGUAGE = "en"
+TRANSLATIONS_DIR = Path(__file__).resolve().parents[1] / "translations"
+
+current_language: ContextVar[str] = ContextVar("current_language", default=DEFAULT_LANGUAGE)
+
+
+@cache
+def catalog(language: str) -> dict[str, str]:
+    """msgid -> msgstr for one language (English needs none: the msgids are English)."""
+    path = TRANSLATIONS_DIR / f"{language}.po"
+    if not path.exists():
+        return {}
+    with path.open("rb") as handle:
+        po = read_po(handle, locale=language)
+    return {
+        str(message.id): str(message.string)
+        for message in po
+        if message.id and message.string and not message.fuzzy and isinstance(message.id, str)
+    }
+
+
+def gettext(message: str) -> str:
+    return catalog(current_language.get()).get(message, message)
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    return gettext(singular if count == 1 else plural)
+
+
+def N_(message: str) -> str:
+    return message
+
+
+def choose_language(connection: HTTPConnection) -> str:
+    wanted = connection.query_params.get("lang") or connection.cookies.get("lang")
+    if wanted in LANGUAGES:
+        return wanted
+    for part in connection.headers.get("accept-language", "").split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in LANGUAGES:
+            return code
+    return DEFAULT_LANGUAGE
+
+
+# Strings the page scripts need, keyed by a stable name (translated when the page is rendered).
+SCRIPT_MESSAGES = {
+    "your_turn": N_("Your turn"),
+    "their_turn": N_("Waiting for {name}"),
+    "waiting_players": N_("Waiting for players to join"),
+    "game_over": N_("Game over"),
+    "winner": N_("{name} wins"),
+    "you_win": N_("You win!"),
+    "you_lose": N_("You lose"),
+    "shared_win": N_("Shared win: {names}"),
+    "draw": N_("Draw"),
+    "reason_resignation": N_("by resignation"),
+    "copied": N_("Copied"),
+    "confirm_resign": N_("Resign this game?"),
+    "pass": N_("Pass"),
+    "swap": N_("Swap colours"),
+    "connection_lost": N_("Connection lost — reconnecting…"),
+    "open_seat": N_("open seat"),
+    "you": N_("you"),
+    "light": N_("Light"),
+    "dark": N_("Dark"),
+    "red": N_("Red"),
+    "blue": N_("Blue"),
+    "green": N_("Green"),
+    "yellow": N_("Yellow"),
+    "height": N_("height"),
+    "no_moves_yet": N_("No moves yet"),
+    "must_pass": N_("You have no legal move: pass."),
+    "select_piece": N_("Select a highlighted piece, then its destination."),
+}
+
+
+def script_messages() -> dict[str, str]:
+    return {key: gettext(text) for key, text in SCRIPT_MESSAGES.items()}

@@ -92,10 +92,7 @@ def staircase_squares(heights: list[int] | tuple[int, ...], size: int) -> list[i
 def _is_exit(x: int, heights, reached: list[bool], neighbours) -> bool:
     """Whether x steps straight down onto a square with a descent (that path stays below x)."""
     below = heights[x] - 1
-    for y in neighbours[x]:
-        if heights[y] == below and reached[y]:
-            return True
-    return False
+    return any(heights[y] == below and reached[y] for y in neighbours[x])
 
 
 def _descends_after(s: int, h: int, heights, bottom: int, reached: list[bool], neighbours) -> bool:
@@ -112,8 +109,10 @@ def _descends_after(s: int, h: int, heights, bottom: int, reached: list[bool], n
                 return True
         elif hu == h + 1:
             for x in neighbours[u]:
-                if x != s and heights[x] == h and (
-                    h == bottom or _is_exit(x, heights, reached, neighbours)
+                if (
+                    x != s
+                    and heights[x] == h
+                    and (h == bottom or _is_exit(x, heights, reached, neighbours))
                 ):
                     return True
     return _search_after(s, h, heights, bottom, neighbours)
@@ -139,4 +138,3 @@ def _search_after(s: int, h: int, heights, bottom: int, neighbours) -> bool:
                     seen.add(w)
                     stack.append(w)
     return False
-

@@ -124,8 +124,16 @@ class ScalasState(State):
         if square == PASS_SQUARE:
             following, placements = _next_turn(size, self.heights, self.hands, seat)
             return ScalasState(
-                size, self.columns, self.heights, self.hands, following, (), PASS, seat,
-                self.ply + 1, placements,
+                size,
+                self.columns,
+                self.heights,
+                self.hands,
+                following,
+                (),
+                PASS,
+                seat,
+                self.ply + 1,
+                placements,
             )
         mark = MARKS[seat]
         columns = list(self.columns)
@@ -145,15 +153,30 @@ class ScalasState(State):
         if pending and hands[seat]:
             pending.sort()
             return ScalasState(
-                size, tuple(columns), tuple(heights), (hands[0], hands[1]), seat,
-                tuple(pending), name, seat, self.ply + 1,
+                size,
+                tuple(columns),
+                tuple(heights),
+                (hands[0], hands[1]),
+                seat,
+                tuple(pending),
+                name,
+                seat,
+                self.ply + 1,
             )
         new_heights = tuple(heights)
         new_hands = (hands[0], hands[1])
         following, placements = _next_turn(size, new_heights, new_hands, seat)
         return ScalasState(
-            size, tuple(columns), new_heights, new_hands, following, (), name, seat,
-            self.ply + 1, placements,
+            size,
+            tuple(columns),
+            new_heights,
+            new_hands,
+            following,
+            (),
+            name,
+            seat,
+            self.ply + 1,
+            placements,
         )
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -221,10 +244,7 @@ class ScalasState(State):
         """Canonical move -> square index (PASS_SQUARE for a pass), in the legal order."""
         if self._index is None:
             names = NAMES[self.size]
-            if self.pending:
-                squares = sorted(set(self.pending))
-            else:
-                squares = self._normal_squares()
+            squares = sorted(set(self.pending)) if self.pending else self._normal_squares()
             if squares:
                 self._index = {names[s]: s for s in squares}
             else:
@@ -274,7 +294,10 @@ class ScalasState(State):
                 details["tops_at_height"] = counts
                 return _ranked(counts, tops, "more towers topped at a tie-break height", details)
         return Result(
-            winners=(), ranking=((0, 1),), scores=(tops[0], tops[1]), reason="draw",
+            winners=(),
+            ranking=((0, 1),),
+            scores=(tops[0], tops[1]),
+            reason="draw",
             details=details,
         )
 
@@ -282,8 +305,11 @@ class ScalasState(State):
 def _ranked(counts: list[int], tops: list[int], reason: str, details: dict[str, Any]) -> Result:
     winner = 0 if counts[0] > counts[1] else 1
     return Result(
-        winners=(winner,), ranking=((winner,), (1 - winner,)), scores=(tops[0], tops[1]),
-        reason=reason, details=details,
+        winners=(winner,),
+        ranking=((winner,), (1 - winner,)),
+        scores=(tops[0], tops[1]),
+        reason=reason,
+        details=details,
     )
 
 

@@ -113,10 +113,12 @@ class ScalasState(State):
     def play(self, move: str) -> ScalasState:
         if self._to_move is None:
             raise IllegalMove("the game is over")
+        if not isinstance(move, str):
+            raise IllegalMove(f"{move!r} is not a move: write a square like 'c3' or 'pass'")
         index = self._move_index()
         square = index.get(move)
         if square is None:
-            square = index.get("".join(move.split()).lower()) if isinstance(move, str) else None
+            square = index.get("".join(move.split()).lower())
             if square is None:
                 raise IllegalMove(self._why_illegal(move))
         seat = self._to_move
@@ -251,9 +253,9 @@ class ScalasState(State):
                 self._index = {PASS: PASS_SQUARE}
         return self._index
 
-    def _why_illegal(self, move: object) -> str:
+    def _why_illegal(self, move: str) -> str:
         """A readable reason why ``move`` cannot be played here."""
-        text = "".join(move.split()).lower() if isinstance(move, str) else ""
+        text = "".join(move.split()).lower()
         squares = INDEX[self.size]
         if text == PASS:
             return "you may not pass while you have a legal placement"

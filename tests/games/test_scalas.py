@@ -339,7 +339,7 @@ def test_moves_are_forgiving_of_case_and_spaces():
     assert state.last_move == "c3" and column(state, "c3") == "r"
 
 
-@pytest.mark.parametrize("move", ["zz", "f6", "", "c3-d4", "a0"])
+@pytest.mark.parametrize("move", ["zz", "f6", "", "c3-d4", "a0", None, ["c3"]])
 def test_garbage_moves_raise_illegal_move(move):
     with pytest.raises(IllegalMove):
         GAME.new_state().play(move)

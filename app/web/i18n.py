@@ -90,5 +90,13 @@ SCRIPT_MESSAGES = {
 }
 
 
+# Words the templates translate dynamically (game titles, option names and choices).
+CATALOG_WORDS = [
+    N_("Stairs"), N_("Sight"), N_("Scalas"), N_("Town of Stairs"),
+    N_("Pie rule (swap)"), N_("Priority"), N_("absolute"), N_("movable"), N_("Board size"),
+]
+OPTION_LABELS = {"swap": "Pie rule (swap)", "priority": "Priority", "size": "Board size"}
+
+
 def script_messages() -> dict[str, str]:
     return {key: gettext(text) for key, text in SCRIPT_MESSAGES.items()}

@@ -67,7 +67,8 @@ def option_fields(game_id: str) -> list[dict[str, Any]]:
             kind = "number"
         else:
             continue
-        fields.append({"name": name, "kind": kind, "title": spec.get("title", name),
+        title = i18n.OPTION_LABELS.get(name, spec.get("title", name))
+        fields.append({"name": name, "kind": kind, "title": title,
                        "description": spec.get("description", ""),
                        "choices": spec.get("enum", []), "default": defaults.get(name),
                        "minimum": spec.get("minimum"), "maximum": spec.get("maximum")})

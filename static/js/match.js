@@ -109,7 +109,13 @@ function renderMoves() {
   }
   moves.forEach((record, index) => {
     const item = document.createElement("li");
-    item.textContent = record.move;
+    const number = document.createElement("span");
+    number.className = "ply";
+    number.textContent = `${record.ply}.`;
+    const text = document.createElement("span");
+    text.className = "move";
+    text.textContent = record.move;
+    item.append(number, text);
     item.title = playerName(record.seat);
     if (index === moves.length - 1) item.className = "last";
     list.append(item);

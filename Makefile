@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install install-test migrate lint browser-deps clean
+.PHONY: run test install install-test migrate lint browser-deps clean translations
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -47,3 +47,8 @@ lint: install-test
 
 clean:
 	rm -rf $(VENV) data .pytest_cache .ruff_cache
+
+# Re-extract translatable strings and merge them into the Japanese catalog.
+translations: install-test
+	$(BIN)/pybabel extract -F babel.cfg -k N_ -k _ --no-location --omit-header -o data/messages.pot .
+	$(BIN)/pybabel update -i data/messages.pot -l ja -D messages -o app/translations/ja.po --no-location

@@ -158,9 +158,12 @@ def rules_page(game_id: str, request: Request, session: SessionDep) -> Response:
     except registry.UnknownGame:
         raise NotFound(i18n.gettext("There is no such game."), code="no_game") from None
     language = i18n.current_language.get()
+    available = templates.env.list_templates()
     body = f"rules/{game_id}_{language}.html"
-    if body not in templates.env.list_templates():
+    if body not in available:
         body = f"rules/{game_id}_en.html"
+    if body not in available:
+        raise NotFound(i18n.gettext("There is no such game."), code="no_rules")
     return render(request, "rules.html", game=game.describe(), body=body)
 
 

@@ -7,6 +7,7 @@ Nothing here (or in any game package) may import the web app, a database or do I
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -103,6 +104,14 @@ class State(ABC):
     @abstractmethod
     def to_json(self) -> dict[str, Any]:
         """The full state, secrets included (server side only); ``Game.from_json`` inverts it."""
+
+    def determinize(self, seat: int, rng: random.Random) -> State:
+        """A full state consistent with everything ``seat`` knows, the unseen parts sampled by ``rng``.
+
+        Bots search determinized states so they never read another seat's secrets. Perfect-information
+        games keep this default and return ``self``.
+        """
+        return self
 
     def canonical_move(self, move: str) -> str:
         """The canonical spelling of ``move`` (forgiving of case and spaces); raises IllegalMove."""

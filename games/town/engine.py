@@ -298,6 +298,26 @@ class TownState(State):
             "events": dict(EVENT_NAMES),
         }
 
+    def determinize(self, seat: int, rng: random.Random) -> TownState:
+        """The same position as ``seat`` sees it, with both deck orders and every start card the
+        seat cannot see sampled afresh. The unseen parts are sorted before sampling, so the result
+        depends only on the seat's view and ``rng``, never on the true secrets."""
+        other = self._copy()
+        path = sorted(self._path_deck)
+        rng.shuffle(path)
+        event = sorted(self._event_deck)
+        rng.shuffle(event)
+        other._path_deck, other._event_deck = tuple(path), tuple(event)
+        hidden = [s for s in range(self._n) if s != seat and not self._walks[s]]
+        if hidden:
+            known = {self._start[s] for s in range(self._n) if s not in hidden}
+            spare = [n for n in range(1, WIDTH + 1) if n not in known]
+            start = list(self._start)
+            for s, number in zip(hidden, rng.sample(spare, len(hidden)), strict=True):
+                start[s] = number
+            other._start = tuple(start)
+        return other
+
     # -- phase 1: building ------------------------------------------------------------------
 
     def _slots(self) -> tuple[dict[str, list[int]], bool]:

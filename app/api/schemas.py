@@ -83,7 +83,7 @@ class MatchOut(BaseModel):
     id: str
     game: str
     options: dict[str, Any]
-    status: Literal["waiting", "active", "finished"]
+    status: Literal["waiting", "active", "finished", "aborted"]
     seats: list[SeatOut]
     ply: int
     to_move: int | None
@@ -92,6 +92,8 @@ class MatchOut(BaseModel):
     legal_moves: list[str] = Field(description="Non-empty only for the seat to move.")
     last_move: dict[str, Any] | None
     result: ResultOut | None
+    rated: bool = False
+    time_control: dict[str, Any] | None = None
     created_at: str
     started_at: str | None
     finished_at: str | None

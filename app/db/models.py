@@ -5,7 +5,17 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, BigInteger, ForeignKey, Integer, MetaData, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 NAMING_CONVENTION = {
@@ -66,7 +76,12 @@ class Match(Base):
     options: Mapped[dict[str, Any]] = mapped_column(default=dict)
     seed: Mapped[int] = mapped_column(BigInteger)
     num_seats: Mapped[int] = mapped_column(Integer)
-    status: Mapped[str] = mapped_column(String(12), index=True)  # waiting | active | finished
+    status: Mapped[str] = mapped_column(String(12), index=True)  # waiting|active|finished|aborted
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    time_control: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # remaining ms per seat, turn start
+    deadline_at: Mapped[datetime | None] = mapped_column(index=True)  # when the mover flags
+    offers: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # pending draw/takeback/… offers
     ply: Mapped[int] = mapped_column(Integer, default=0)
     snapshot: Mapped[dict[str, Any]] = mapped_column()
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
@@ -109,3 +124,47 @@ class Move(Base):
     move: Mapped[str] = mapped_column(String(40))
     time_spent_ms: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Rating(Base):
+    """A user's openskill rating in one game (mu, sigma), updated when a rated match finishes."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (UniqueConstraint("user_id", "game"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    game: Mapped[str] = mapped_column(String(20), index=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Seek(Base):
+    """A request to play: an open lobby seek, a quick-play entry, or a challenge to one user.
+
+    It becomes a match once enough players accepted (``joined`` holds their user ids in order).
+    """
+
+    __tablename__ = "seeks"
+
+    id: Mapped[str] = mapped_column(String(12), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(10), default="open")  # open | quick | challenge
+    game: Mapped[str] = mapped_column(String(20), index=True)
+    options: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    num_seats: Mapped[int] = mapped_column(Integer)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    time_control: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    seat: Mapped[str] = mapped_column(String(8), default="random")  # creator's wish: 0..3|random
+    creator_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    target_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    joined: Mapped[list[Any]] = mapped_column(default=list)
+    status: Mapped[str] = mapped_column(String(10), index=True, default="open")
+    # open | matched | cancelled | declined | expired
+    match_id: Mapped[str | None] = mapped_column(ForeignKey("matches.id", ondelete="SET NULL"))
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    creator: Mapped[User] = relationship(foreign_keys=[creator_id], lazy="joined")
+    target: Mapped[User | None] = relationship(foreign_keys=[target_id], lazy="joined")

@@ -41,6 +41,8 @@ def match_payload(record: MatchRecord, viewer_id: int | None) -> dict[str, Any]:
         "legal_moves": legal,
         "last_move": record.last_move,
         "result": record.result,
+        "rated": record.rated,
+        "time_control": record.time_control,
         "created_at": record.created_at,
         "started_at": record.started_at,
         "finished_at": record.finished_at,

@@ -11,6 +11,7 @@ import random
 import secrets
 import string
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
@@ -21,8 +22,9 @@ from sqlalchemy.orm import Session
 from app.db.models import Match, MatchPlayer, Move, utcnow
 from app.services.errors import Conflict, Forbidden, Invalid, NotFound
 from app.services.identity import Identity
+from app.services.ratings import apply_rated_result
 from app.services.records import MatchRecord, record_of
-from games import IllegalMove, Result, registry
+from games import Game, IllegalMove, Result, registry
 
 MATCH_ID_ALPHABET = string.ascii_letters + string.digits
 MATCH_ID_LENGTH = 8
@@ -40,6 +42,32 @@ def _validation_message(error: ValidationError) -> str:
         where = ".".join(str(p) for p in item["loc"]) or "options"
         parts.append(f"{where}: {item['msg']}")
     return "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class MatchSetup:
+    """A game with validated options and a seat count: everything a new match needs."""
+
+    game: Game
+    options: dict[str, Any]
+    num_seats: int
+
+
+def validate_setup(game_id: str, options: dict[str, Any] | None,
+                   players: int | None = None) -> MatchSetup:
+    try:
+        game = registry.get(game_id)
+    except registry.UnknownGame:
+        raise NotFound(f"There is no game {game_id!r}.", code="no_game") from None
+    num_seats = players or game.min_players
+    try:
+        game.check_players(num_seats)
+        parsed = game.parse_options(options)
+    except ValidationError as error:
+        raise Invalid(_validation_message(error), code="invalid_options") from None
+    except ValueError as error:
+        raise Invalid(str(error), code="invalid_options") from None
+    return MatchSetup(game, parsed.model_dump(mode="json"), num_seats)
 
 
 class MatchService:
@@ -92,6 +120,20 @@ class MatchService:
 
     # -- creating and joining ----------------------------------------------------------------
 
+    def _new_match(self, setup: MatchSetup, creator_id: int | None, rated: bool = False,
+                   time_control: dict[str, Any] | None = None) -> Match:
+        seed = secrets.randbelow(2**31)
+        try:
+            state = setup.game.new_state(players=setup.num_seats, options=setup.options, seed=seed)
+        except (ValueError, IllegalMove) as error:
+            raise Invalid(str(error), code="invalid_options") from None
+        match = Match(id=_new_match_id(), game=setup.game.id, options=setup.options, seed=seed,
+                      num_seats=setup.num_seats, status="waiting", ply=0,
+                      snapshot=state.to_json(), created_by=creator_id, rated=rated,
+                      time_control=time_control)
+        self.session.add(match)
+        return match
+
     def create(
         self,
         creator: Identity,
@@ -100,40 +142,29 @@ class MatchService:
         seat: int | str | None = None,
         players: int | None = None,
     ) -> MatchRecord:
-        """A new match with the creator seated; it starts once every seat is taken."""
-        try:
-            game = registry.get(game_id)
-        except registry.UnknownGame:
-            raise NotFound(f"There is no game {game_id!r}.", code="no_game") from None
-        num_seats = players or game.min_players
-        try:
-            game.check_players(num_seats)
-            parsed = game.parse_options(options)
-        except ValidationError as error:
-            raise Invalid(_validation_message(error), code="invalid_options") from None
-        except ValueError as error:
-            raise Invalid(str(error), code="invalid_options") from None
-        seed = secrets.randbelow(2**31)
-        try:
-            state = game.new_state(players=num_seats, options=parsed.model_dump(), seed=seed)
-        except (ValueError, IllegalMove) as error:
-            raise Invalid(str(error), code="invalid_options") from None
-        chosen_seat = self._choose_seat(seat, set(), num_seats)
-        match = Match(
-            id=_new_match_id(),
-            game=game.id,
-            options=parsed.model_dump(mode="json"),
-            seed=seed,
-            num_seats=num_seats,
-            status="waiting",
-            ply=0,
-            snapshot=state.to_json(),
-            created_by=creator.id,
-        )
+        """A new private match with the creator seated; it starts once every seat is taken."""
+        setup = validate_setup(game_id, options, players)
+        match = self._new_match(setup, creator.id)
+        chosen_seat = self._choose_seat(seat, set(), setup.num_seats)
         match.players.append(MatchPlayer(seat=chosen_seat, user_id=creator.id))
-        self.session.add(match)
         self._start_if_full(match)
         self.session.commit()
+        record = self._record(match)
+        self.publish(record)
+        return record
+
+    def create_started(self, setup: MatchSetup, seated: list[int], rated: bool = False,
+                       time_control: dict[str, Any] | None = None,
+                       creator_id: int | None = None) -> Match:
+        """A match with every seat already taken (``seated[seat]`` = user id), not committed:
+        the lobby commits it together with the seek it fulfils."""
+        match = self._new_match(setup, creator_id, rated, time_control)
+        for seat, user_id in enumerate(seated):
+            match.players.append(MatchPlayer(seat=seat, user_id=user_id))
+        self._start_if_full(match)
+        return match
+
+    def announce(self, match: Match) -> MatchRecord:
         record = self._record(match)
         self.publish(record)
         return record
@@ -224,6 +255,9 @@ class MatchService:
         spent = int((now - (match.updated_at or now)).total_seconds() * 1000)
         self.session.add(Move(match_id=match.id, ply=expected_ply + 1, seat=seat,
                               move=canonical, time_spent_ms=max(spent, 0), created_at=now))
+        if following.is_over:
+            self.session.refresh(match)
+            apply_rated_result(self.session, match)
         try:
             self.session.commit()
         except IntegrityError:
@@ -254,6 +288,8 @@ class MatchService:
         if updated.rowcount != 1:
             self.session.rollback()
             raise Conflict("The match changed meanwhile: try again.", code="stale_ply")
+        self.session.refresh(match)
+        apply_rated_result(self.session, match)
         self.session.commit()
         self.session.refresh(match)
         record = self._record(match)

@@ -36,6 +36,10 @@ class MatchRecord:
     started_at: str | None = None
     finished_at: str | None = None
     last_move: dict[str, Any] | None = field(default=None)
+    rated: bool = False
+    time_control: dict[str, Any] | None = None
+    clock: dict[str, Any] | None = None
+    offers: dict[str, Any] | None = None
 
     def seat_of(self, user_id: int | None) -> int | None:
         """The first seat this user holds (a user may hold several only in a self-play test)."""
@@ -83,4 +87,8 @@ def record_of(match: Match, last_move: dict[str, Any] | None = None) -> MatchRec
         started_at=_iso(match.started_at),
         finished_at=_iso(match.finished_at),
         last_move=last_move,
+        rated=bool(match.rated),
+        time_control=match.time_control,
+        clock=match.clock,
+        offers=match.offers,
     )

@@ -1,0 +1,74 @@
+"""Accounts: register (a guest may upgrade in place and keep its games), log in, hash passwords.
+
+Passwords are hashed with argon2 (argon2-cffi); only the hash is stored.
+"""
+
+from __future__ import annotations
+
+import re
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from app.db.models import User, utcnow
+from app.services.errors import Conflict, Invalid, Unauthenticated
+from app.services.identity import Identity, clean_display_name, identity_of, issue_token
+
+USERNAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
+MIN_PASSWORD_LENGTH = 8
+HASHER = PasswordHasher()
+
+
+def _check_username(username: str) -> str:
+    username = username.strip()
+    if not USERNAME_PATTERN.match(username):
+        raise Invalid("A username has 3–20 letters, digits, '-' or '_'.", code="invalid_username")
+    return username
+
+
+def find_by_username(session: Session, username: str) -> User | None:
+    return session.scalar(select(User).where(func.lower(User.username) == username.lower()))
+
+
+def register(session: Session, username: str, password: str, display_name: str | None = None,
+             upgrade: Identity | None = None) -> tuple[Identity, str]:
+    """A new account (or the calling guest turned into one) and a fresh API token."""
+    username = _check_username(username)
+    if len(password) < MIN_PASSWORD_LENGTH:
+        raise Invalid(f"A password has at least {MIN_PASSWORD_LENGTH} characters.",
+                      code="weak_password")
+    if find_by_username(session, username) is not None:
+        raise Conflict("That username is taken.", code="username_taken")
+    user = session.get(User, upgrade.id) if upgrade and upgrade.kind == "guest" else None
+    if user is None:
+        user = User(kind="account")
+        session.add(user)
+    user.kind = "account"
+    user.username = username
+    user.name = clean_display_name(display_name or username)
+    user.password_hash = HASHER.hash(password)
+    session.flush()
+    token = issue_token(session, user, label="account")
+    session.commit()
+    return identity_of(user), token
+
+
+def authenticate(session: Session, username: str, password: str) -> tuple[Identity, str]:
+    """The account for these credentials and a fresh API token; one vague error for any failure."""
+    user = find_by_username(session, username.strip())
+    failure = Unauthenticated("Wrong username or password.", code="bad_credentials")
+    if user is None or not user.password_hash:
+        HASHER.hash(password)  # spend the same time whether or not the user exists
+        raise failure
+    try:
+        HASHER.verify(user.password_hash, password)
+    except (VerificationError, InvalidHashError):
+        raise failure from None
+    if HASHER.check_needs_rehash(user.password_hash):
+        user.password_hash = HASHER.hash(password)
+    user.last_seen_at = utcnow()
+    token = issue_token(session, user, label="login")
+    session.commit()
+    return identity_of(user), token

@@ -324,24 +324,35 @@ export function mountBoard(root, ctx) {
     if (pending || selected) { pending = null; selected = null; draw(); }
   });
 
+  let shownActions = null;
+
+  // The hint line and, for a tapped preview, the confirm/cancel buttons. Rebuilt only when they
+  // change, so a focus change while pressing a button does not swap the button away mid-click.
   function drawActions() {
-    ctx.actions.replaceChildren();
-    if (!myTurn()) return;
     const view = match.view;
+    let text = "";
+    if (myTurn()) {
+      const move = pending ?? hovered;
+      if (move && view.growth?.[move]) {
+        const grows = view.growth[move];
+        const key = grows.length === 0 ? "grows_none" : grows.length === 1 ? "grows_one" : "grows";
+        text = say(key, { move, n: grows.length, points: grows.join(", ") });
+        if (pending) text += ` ${say("tap_again")}`;
+      } else if (view.phase === "place") text = say("place");
+      else if (selected) text = say("target", { p: selected });
+      else {
+        const first = Object.keys(view.sources || {})[0];
+        text = say("move", { h: first ? view.board[first].height : "" });
+      }
+    }
+    const key = JSON.stringify([match.ply, text, pending]);
+    if (key === shownActions) return;
+    shownActions = key;
+    ctx.actions.replaceChildren();
+    if (!text) return;
     const hint = document.createElement("p");
     hint.className = "sight-hint";
-    const move = pending ?? hovered;
-    if (move && view.growth?.[move]) {
-      const grows = view.growth[move];
-      const key = grows.length === 0 ? "grows_none" : grows.length === 1 ? "grows_one" : "grows";
-      hint.textContent = say(key, { move, n: grows.length, points: grows.join(", ") });
-      if (pending) hint.textContent += ` ${say("tap_again")}`;
-    } else if (view.phase === "place") hint.textContent = say("place");
-    else if (selected) hint.textContent = say("target", { p: selected });
-    else {
-      const first = Object.keys(view.sources || {})[0];
-      hint.textContent = say("move", { h: first ? view.board[first].height : "" });
-    }
+    hint.textContent = text;
     ctx.actions.append(hint);
     if (pending) {
       const confirm = document.createElement("button");

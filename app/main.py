@@ -11,10 +11,17 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
 
 from app.api.errors import install_error_handlers
+from app.api.lobby_routes import router as lobby_router
+from app.api.people_routes import router as people_router
 from app.api.routes import router as api_router
 from app.db.session import make_engine, make_session_factory
 from app.realtime.bus import InProcessBus
+from app.realtime.live_socket import router as live_socket_router
+from app.realtime.lobby_socket import router as lobby_socket_router
 from app.realtime.match_socket import router as socket_router
+from app.realtime.presence import Presence
+from app.services.lobby import LobbyService
+from app.services.matches import MatchService
 from app.settings import PROJECT_ROOT, Settings
 from app.web import i18n
 from app.web.pages import render_page_error
@@ -35,7 +42,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.bus.bind_loop(asyncio.get_running_loop())
+        loop = asyncio.get_running_loop()
+        app.state.bus.bind_loop(loop)
+        app.state.presence.bind_loop(loop)
         yield
         engine.dispose()
 
@@ -44,6 +53,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = engine
     app.state.session_factory = make_session_factory(engine)
     app.state.bus = InProcessBus()
+
+    def expire_seeks(user_id: int) -> None:
+        with app.state.session_factory() as session:
+            LobbyService(session, MatchService(session), app.state.bus.publish).expire_user(user_id)
+
+    def on_offline(user_id: int) -> None:
+        asyncio.get_running_loop().run_in_executor(None, expire_seeks, user_id)
+
+    app.state.presence = Presence(settings.seek_grace_seconds, on_offline)
 
     @app.middleware("http")
     async def language(request: Request, call_next: Callable[[Request], Awaitable[Response]]
@@ -59,7 +77,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                        same_site="lax", https_only=settings.secure_cookies)
     install_error_handlers(app, render_page_error)
     app.include_router(api_router)
+    app.include_router(lobby_router)
+    app.include_router(people_router)
     app.include_router(socket_router)
+    app.include_router(lobby_socket_router)
+    app.include_router(live_socket_router)
     app.include_router(page_router)
     app.mount("/static", StaticFiles(directory=str(PROJECT_ROOT / "static")), name="static")
     return app

@@ -39,5 +39,7 @@ class Settings(BaseSettings):
         default_factory=_default_secret_key,
         validation_alias=AliasChoices("STEPWELL_SECRET_KEY", "SECRET_KEY"),
     )
+    seek_grace_seconds: float = 30.0
+    """How long a seek outlives its creator's last open connection."""
     secure_cookies: bool = False
     """Set true behind HTTPS so the session cookie is never sent in clear."""

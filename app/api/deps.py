@@ -14,10 +14,11 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlalchemy.orm import Session
 
-from app.realtime.bus import match_channel
+from app.realtime.bus import LIVE_CHANNEL, match_channel
 from app.services import identity
 from app.services.errors import Forbidden, Unauthenticated
 from app.services.identity import Identity
+from app.services.lobby import LobbyService
 from app.services.matches import MatchService
 from app.services.records import MatchRecord
 
@@ -83,9 +84,19 @@ def match_service(request: Request, session: SessionDep) -> MatchService:
     bus = request.app.state.bus
 
     def publish(record: MatchRecord) -> None:
-        bus.publish(match_channel(record.id), record.to_json())
+        message = {"type": "record", "record": record.to_json()}
+        bus.publish(match_channel(record.id), message)
+        bus.publish(LIVE_CHANNEL, message)
 
     return MatchService(session, publish)
 
 
 Matches = Annotated[MatchService, Depends(match_service)]
+
+
+def lobby_service(request: Request, session: SessionDep, matches: Matches) -> LobbyService:
+    return LobbyService(session, matches, request.app.state.bus.publish,
+                        request.app.state.presence.watch)
+
+
+Lobby = Annotated[LobbyService, Depends(lobby_service)]

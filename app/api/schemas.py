@@ -102,3 +102,66 @@ class MatchOut(BaseModel):
 class ErrorOut(BaseModel):
     code: str
     message: str
+
+
+class AccountIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    username: str = Field(min_length=1, max_length=40, examples=["aiko"])
+    password: str = Field(min_length=1, max_length=200)
+    name: str | None = Field(default=None, max_length=60, description="Display name.")
+
+
+class LoginIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    username: str = Field(min_length=1, max_length=40)
+    password: str = Field(min_length=1, max_length=200)
+
+
+class SessionOut(BaseModel):
+    token: str
+    user: UserOut
+
+
+class SeekIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    players: int | None = Field(default=None, ge=1, le=8)
+    rated: bool = False
+    time_control: dict[str, Any] | None = None
+    seat: Seat = "random"
+
+
+class ChallengeIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    user: str = Field(description="Username or user id of the challenged player.")
+    game: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    rated: bool = False
+    time_control: dict[str, Any] | None = None
+
+
+class QuickPlayIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: str
+
+
+class SeekOut(BaseModel):
+    id: str
+    kind: Literal["open", "quick", "challenge"]
+    game: str
+    options: dict[str, Any]
+    seats: int
+    rated: bool
+    time_control: dict[str, Any] | None
+    creator: dict[str, Any]
+    target: dict[str, Any] | None
+    joined: list[dict[str, Any]]
+    status: str
+    match_id: str | None
+    created_at: str

@@ -74,5 +74,9 @@ class InProcessBus:
         self._loop = loop
 
 
+LIVE_CHANNEL = "live"
+"""Every match change, for the Watch page."""
+
+
 def match_channel(match_id: str) -> str:
     return f"match:{match_id}"

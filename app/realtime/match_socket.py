@@ -78,12 +78,26 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
             await websocket.close(CLOSE_NOT_FOUND)
             return
         latest = record
+        presence = websocket.app.state.presence
+        viewer_id = viewer.id if viewer else None
+        connection = presence.connect(viewer_id, match_id, latest.seat_of(viewer_id))
+        bus.publish(match_channel(match_id), {"type": "presence_changed"})
         await websocket.send_json(state_message(latest, viewer))
+
+        def presence_message() -> dict[str, Any]:
+            players = {s.user_id: s.seat for s in latest.seats if s.user_id is not None}
+            return {"type": "presence", **presence.match_presence(match_id, players)}
 
         async def forward_events() -> None:
             nonlocal latest
             async for message in events:
-                incoming = MatchRecord.from_json(message)
+                if message["type"] == "presence_changed":
+                    await websocket.send_json(presence_message())
+                    continue
+                if message["type"] != "record":
+                    await websocket.send_json(message)  # clock ticks, offers, …
+                    continue
+                incoming = MatchRecord.from_json(message["record"])
                 if incoming.ply < latest.ply:
                     continue  # an older event overtaken by a newer one
                 latest = incoming
@@ -108,6 +122,8 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
                 if error and not isinstance(error, WebSocketDisconnect | RuntimeError | ValueError):
                     raise error
         finally:
+            presence.disconnect(connection)
+            bus.publish(match_channel(match_id), {"type": "presence_changed"})
             for task in tasks:
                 task.cancel()
             with contextlib.suppress(Exception):

@@ -118,6 +118,25 @@ class MatchService:
             for row in rows
         ]
 
+    def live(self, limit: int = 60) -> list[MatchRecord]:
+        """Matches in play, most recently active first (for the Watch page)."""
+        rows = self.session.scalars(
+            select(Match).where(Match.status == "active").order_by(Match.updated_at.desc())
+            .limit(limit))
+        return [self._record(match) for match in rows]
+
+    def replay(self, match_id: str) -> list[dict[str, Any]]:
+        """The public (spectator) view after every ply, from the seed and the move log."""
+        match = self._load(match_id)
+        game = registry.get(match.game)
+        state = game.new_state(players=match.num_seats, options=match.options, seed=match.seed)
+        frames = [{"ply": 0, "move": None, "seat": None, "view": state.view(None)}]
+        for entry in self.moves(match_id):
+            state = state.play(entry["move"])
+            frames.append({"ply": entry["ply"], "move": entry["move"], "seat": entry["seat"],
+                           "view": state.view(None)})
+        return frames
+
     # -- creating and joining ----------------------------------------------------------------
 
     def _new_match(self, setup: MatchSetup, creator_id: int | None, rated: bool = False,

@@ -10,6 +10,14 @@ from tests.api.conftest import start_match
 from tests.conftest import make_guest
 
 
+def next_state(ws) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    """The next state message, skipping presence updates that may come in between."""
+    while True:
+        message = ws.receive_json()
+        if message["type"] != "presence":
+            return message
+
+
 def _token(headers: dict[str, str]) -> str:
     return headers["Authorization"].split()[1]
 
@@ -25,7 +33,7 @@ def test_each_viewer_gets_its_own_seat_view_on_connect(client: TestClient) -> No
     with client.websocket_connect(f"{url}?token={_token(alice)}") as light, \
             client.websocket_connect(f"{url}?token={_token(bob)}") as dark, \
             client.websocket_connect(url) as spectator:
-        first = [light.receive_json(), dark.receive_json(), spectator.receive_json()]
+        first = [next_state(light), next_state(dark), next_state(spectator)]
     assert [m["type"] for m in first] == ["state"] * 3
     assert [m["your_seat"] for m in first] == [0, 1, None]
     assert first[0]["legal_moves"] and not first[1]["legal_moves"] and not first[2]["legal_moves"]
@@ -37,14 +45,14 @@ def test_every_committed_move_reaches_players_and_spectators(client: TestClient)
     url = f"/api/v1/matches/{match['id']}"
     with client.websocket_connect(f"{url}/ws?token={_token(bob)}") as dark, \
             client.websocket_connect(f"{url}/ws") as spectator:
-        dark.receive_json()
-        spectator.receive_json()
+        next_state(dark)
+        next_state(spectator)
         for ply in range(3):
             mover = [alice, bob][ply % 2]
             move = client.get(url, headers=mover).json()["legal_moves"][0]
             assert client.post(f"{url}/moves", json={"move": move, "ply": ply},
                                headers=mover).status_code == 200
-            seen_by_dark, seen_by_spectator = dark.receive_json(), spectator.receive_json()
+            seen_by_dark, seen_by_spectator = next_state(dark), next_state(spectator)
             assert seen_by_dark["ply"] == seen_by_spectator["ply"] == ply + 1
             assert seen_by_dark["last_move"]["move"] == move
             assert bool(seen_by_dark["legal_moves"]) == (ply % 2 == 0)  # dark moves after light
@@ -55,9 +63,9 @@ def test_a_join_is_pushed_to_the_waiting_creator(client: TestClient) -> None:
     alice, bob = make_guest(client, "Alice"), make_guest(client, "Bob")
     created = client.post("/api/v1/matches", json={"game": "stairs"}, headers=alice).json()
     with client.websocket_connect(f"/api/v1/matches/{created['id']}/ws?token={_token(alice)}") as ws:
-        assert ws.receive_json()["status"] == "waiting"
+        assert next_state(ws)["status"] == "waiting"
         client.post(f"/api/v1/matches/{created['id']}/join", headers=bob)
-        update = ws.receive_json()
+        update = next_state(ws)
     assert update["status"] == "active" and update["seats"][1]["user"]["name"] == "Bob"
     assert update["legal_moves"], "the creator is light and now to move"
 
@@ -65,11 +73,11 @@ def test_a_join_is_pushed_to_the_waiting_creator(client: TestClient) -> None:
 def test_sync_and_ping_are_answered(client: TestClient) -> None:
     _alice, _bob, match = _players(client)
     with client.websocket_connect(f"/api/v1/matches/{match['id']}/ws") as ws:
-        ws.receive_json()
+        next_state(ws)
         ws.send_json({"type": "ping"})
-        assert ws.receive_json() == {"type": "pong"}
+        assert next_state(ws) == {"type": "pong"}
         ws.send_json({"type": "sync"})
-        again = ws.receive_json()
+        again = next_state(ws)
     assert again["type"] == "state" and again["id"] == match["id"]
 
 
@@ -79,3 +87,17 @@ def test_unknown_match_and_bad_token_get_an_error_message(client: TestClient) ->
     _alice, _bob, match = _players(client)
     with client.websocket_connect(f"/api/v1/matches/{match['id']}/ws?token=bad") as ws:
         assert ws.receive_json()["code"] == "invalid_token"
+
+
+def test_spectator_count_and_online_seats_are_pushed(client: TestClient) -> None:
+    alice, _bob, match = _players(client)
+    url = f"/api/v1/matches/{match['id']}/ws"
+    with client.websocket_connect(f"{url}?token={_token(alice)}") as light:
+        next_state(light)
+        with client.websocket_connect(url) as spectator:
+            next_state(spectator)
+            while True:
+                message = light.receive_json()
+                if message["type"] == "presence" and message["spectators"] == 1:
+                    break
+        assert message["online_seats"] == [0]

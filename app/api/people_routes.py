@@ -1,0 +1,75 @@
+"""Accounts, users, leaderboards, live games and replays."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from app.api import schemas
+from app.api.deps import CurrentUser, Matches, SessionDep, Viewer
+from app.api.routes import ERRORS
+from app.services import accounts, profiles, ratings
+from app.services.match_views import match_payload
+from app.services.matches import validate_setup
+
+router = APIRouter(prefix="/api/v1", responses=ERRORS)
+
+
+@router.post("/accounts", response_model=schemas.SessionOut, status_code=201, tags=["identity"])
+def register(body: schemas.AccountIn, session: SessionDep, viewer: Viewer,
+             request: Request) -> dict[str, Any]:
+    """Create an account. Called with a guest's token (or cookie), the guest becomes the account
+    and keeps its games."""
+    user, token = accounts.register(session, body.username, body.password, body.name, viewer)
+    return {"token": token, "user": user.public()}
+
+
+@router.post("/login", response_model=schemas.SessionOut, tags=["identity"])
+def login(body: schemas.LoginIn, session: SessionDep) -> dict[str, Any]:
+    """A fresh bearer token for an account."""
+    user, token = accounts.authenticate(session, body.username, body.password)
+    return {"token": token, "user": user.public()}
+
+
+@router.get("/users/{name}", tags=["people"])
+def user_profile(name: str, session: SessionDep) -> dict[str, Any]:
+    """Profile by username or id: ratings per game, games played, recent games."""
+    return profiles.profile(session, profiles.find_user_id(session, name))
+
+
+@router.get("/leaderboards/{game}", tags=["people"])
+def leaderboard(game: str, session: SessionDep) -> list[dict[str, Any]]:
+    """Rated players of a game; established players (not provisional) first."""
+    validate_setup(game, None)
+    return ratings.leaderboard(session, game)
+
+
+@router.get("/live", tags=["watch"])
+def live_matches(request: Request, matches: Matches, session: SessionDep) -> list[dict[str, Any]]:
+    """Matches in play with their public view, players' ratings and spectator counts.
+    Live updates: `WS /api/v1/live/ws`."""
+    counts = request.app.state.presence.spectator_counts()
+    out = []
+    for record in matches.live():
+        payload = match_payload(record, None)
+        for seat in payload["seats"]:
+            user = seat["user"]
+            if user and user["kind"] == "account":
+                user["rating"] = ratings.rating_json(
+                    ratings.get_rating(session, user["id"], record.game))
+        out.append({**payload, "spectators": counts.get(record.id, 0)})
+    return out
+
+
+@router.get("/matches/{match_id}/replay", tags=["matches"])
+def replay(match_id: str, matches: Matches) -> list[dict[str, Any]]:
+    """The public view after every ply (ply 0 = the start), for stepping through a game."""
+    return matches.replay(match_id)
+
+
+@router.get("/me/matches", tags=["identity"])
+def my_matches(user: CurrentUser, session: SessionDep) -> list[dict[str, Any]]:
+    return profiles.profile(session, user.id)["recent"]
+
+

@@ -1,0 +1,88 @@
+"""WS /api/v1/lobby/ws: the open seeks, live, plus personal events (a challenge for you, your
+match started). Being connected here also keeps your seeks alive: they expire when you leave."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from starlette.concurrency import run_in_threadpool
+
+from app.services import identity
+from app.services.identity import Identity
+from app.services.lobby import LOBBY_CHANNEL, LobbyService, user_channel
+from app.services.matches import MatchService
+
+router = APIRouter()
+
+
+def _viewer_and_seeks(websocket: WebSocket, token: str | None
+                      ) -> tuple[Identity | None, list[dict[str, Any]], bool]:
+    with websocket.app.state.session_factory() as session:
+        if token:
+            viewer = identity.user_for_token(session, token)
+            if viewer is None:
+                return None, [], False
+        else:
+            uid = websocket.session.get("uid")
+            viewer = identity.user_by_id(session, uid) if isinstance(uid, int) else None
+        seeks = LobbyService(session, MatchService(session)).open_seeks()
+        return viewer, seeks, True
+
+
+@router.websocket("/api/v1/lobby/ws")
+async def lobby_socket(websocket: WebSocket) -> None:
+    bus = websocket.app.state.bus
+    token = websocket.query_params.get("token")
+    async with contextlib.AsyncExitStack() as stack:
+        lobby_events = await stack.enter_async_context(bus.subscribe(LOBBY_CHANNEL))
+        viewer, seeks, token_ok = await run_in_threadpool(_viewer_and_seeks, websocket, token)
+        await websocket.accept()
+        if not token_ok:
+            await websocket.send_json({"type": "error", "code": "invalid_token",
+                                       "message": "That API token is not valid."})
+            await websocket.close(4401)
+            return
+        viewer_id = viewer.id if viewer else None
+        personal = (await stack.enter_async_context(bus.subscribe(user_channel(viewer_id)))
+                    if viewer_id is not None else None)
+        presence = websocket.app.state.presence
+        connection = presence.connect(viewer_id)
+        stack.callback(presence.disconnect, connection)
+        await websocket.send_json({"type": "seeks",
+                                   "seeks": LobbyService.visible_to(seeks, viewer_id)})
+
+        async def forward_lobby() -> None:
+            async for message in lobby_events:
+                if message.get("type") == "seeks":
+                    message = {"type": "seeks",
+                               "seeks": LobbyService.visible_to(message["seeks"], viewer_id)}
+                await websocket.send_json(message)
+
+        async def forward_personal() -> None:
+            if personal is None:
+                await asyncio.Event().wait()
+                return
+            async for message in personal:
+                await websocket.send_json(message)
+
+        async def answer_client() -> None:
+            while True:
+                message = await websocket.receive_json()
+                if isinstance(message, dict) and message.get("type") == "ping":
+                    await websocket.send_json({"type": "pong"})
+
+        tasks = [asyncio.create_task(job()) for job in (forward_lobby, forward_personal, answer_client)]
+        try:
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                error = task.exception()
+                if error and not isinstance(error, WebSocketDisconnect | RuntimeError | ValueError):
+                    raise error
+        finally:
+            for task in tasks:
+                task.cancel()
+            with contextlib.suppress(Exception):
+                await websocket.close()

@@ -1,0 +1,63 @@
+"""Read models for people: a user's profile (ratings, games, recent results) and live games."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from app.db.models import Match, MatchPlayer, Rating, User
+from app.services.errors import NotFound
+from app.services.ratings import rating_json
+from app.services.records import record_of
+
+RECENT_GAMES = 20
+
+
+def outcome_for(result: dict[str, Any] | None, seat: int) -> str | None:
+    if not result:
+        return None
+    winners = result.get("winners", [])
+    if not winners:
+        return "draw"
+    return "win" if seat in winners else "loss"
+
+
+def profile(session: Session, user_id: int) -> dict[str, Any]:
+    user = session.get(User, user_id)
+    if user is None:
+        raise NotFound(f"There is no user {user_id}.", code="no_user")
+    ratings = {r.game: rating_json(r) for r in session.scalars(
+        select(Rating).where(Rating.user_id == user_id))}
+    played = session.scalar(
+        select(func.count()).select_from(MatchPlayer).join(Match)
+        .where(MatchPlayer.user_id == user_id, Match.status == "finished")) or 0
+    rows = session.execute(
+        select(Match, MatchPlayer.seat).join(MatchPlayer)
+        .where(MatchPlayer.user_id == user_id, Match.status.in_(["active", "finished"]))
+        .order_by(Match.updated_at.desc()).limit(RECENT_GAMES)).all()
+    recent = []
+    for match, seat in rows:
+        record = record_of(match)
+        recent.append({
+            "id": match.id, "game": match.game, "status": match.status, "rated": match.rated,
+            "seat": seat, "outcome": outcome_for(match.result, seat),
+            "opponents": [s.name for s in record.seats if s.user_id != user_id],
+            "finished_at": record.finished_at, "started_at": record.started_at,
+        })
+    return {
+        "user": {"id": user.id, "name": user.name, "kind": user.kind, "username": user.username,
+                 "member_since": user.created_at.isoformat() + "Z"},
+        "ratings": ratings, "games_played": played, "recent": recent,
+    }
+
+
+def find_user_id(session: Session, name: str) -> int:
+    """A user id from a username (case-insensitive) or a numeric id."""
+    if name.isdigit() and session.get(User, int(name)) is not None:
+        return int(name)
+    user = session.scalar(select(User).where(func.lower(User.username) == name.lower()))
+    if user is None:
+        raise NotFound(f"There is no user {name!r}.", code="no_user")
+    return user.id

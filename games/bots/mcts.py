@@ -103,8 +103,12 @@ def search(
 
     first = state.determinize(seat, rng)
     perfect = first is state
-    root = Node(state if perfect else None)
     players = state.num_players
+    for move in root_moves:  # a move that ends the game in first place needs no search
+        after = first.play(move)
+        if after.is_over and after.result is not None and rewards(after.result, players)[seat] == 1:
+            return SearchStats(move, 0, time.perf_counter() - start, {move: 0})
+    root = Node(state if perfect else None)
     iterations = 0
     while True:
         if max_iterations is not None and iterations >= max_iterations:

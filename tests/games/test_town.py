@@ -606,3 +606,51 @@ def test_random_three_player_games_keep_the_contract(seed):
 @given(seed=st.integers(0, 2**31 - 1))
 def test_random_four_player_games_keep_the_contract(seed):
     check_random_game(GAME, seed, players=4)
+
+
+# -- determinization (what a bot may search) -----------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_determinized_state_keeps_everything_the_seat_sees(players):
+    rng = random.Random(players)
+    for seed in range(6):
+        _, _, states = play_random_game(GAME, 200 + seed, players)
+        for state in states[::3]:
+            for seat in range(players):
+                det = state.determinize(seat, rng)
+                assert det.view(seat) == state.view(seat)
+                assert det.legal_moves() == state.legal_moves()
+
+
+def test_determinizing_samples_the_deck_orders_and_the_unseen_start_cards():
+    state = GAME.new_state(4, seed=3)
+    rng = random.Random(0)
+    samples = [state.determinize(1, rng).to_json() for _ in range(30)]
+    assert len({tuple(s["path_deck"]) for s in samples}) > 1
+    assert len({tuple(s["event_deck"]) for s in samples}) > 1
+    assert all(s["start_cards"][1] == state.to_json()["start_cards"][1] for s in samples)
+    for other in (0, 2, 3):
+        assert len({s["start_cards"][other] for s in samples}) > 1
+    assert all(len(set(s["start_cards"])) == 4 for s in samples)
+
+
+def test_a_determinized_state_does_not_depend_on_the_true_secrets():
+    state = GAME.new_state(3, seed=4).play(GAME.new_state(3, seed=4).legal_moves()[0])
+    other = disguise(state, 0, random.Random(1))
+    assert other.to_json() != state.to_json()
+    mine = state.determinize(0, random.Random(9)).to_json()
+    assert other.determinize(0, random.Random(9)).to_json() == mine
+
+
+def test_revealed_start_cards_are_kept_by_determinization():
+    _, _, states = play_random_game(GAME, 9, 3, {"start_cards": [2, 6, 4]})
+    walking = next(s for s in states if s.phase == "walk" and s.to_move == 1)
+    det = walking.determinize(1, random.Random(0))
+    assert det.to_json()["start_cards"][:2] == [2, 6]
+
+
+def test_perfect_information_games_determinize_to_themselves():
+    for game_id in ("stairs", "sight", "scalas"):
+        state = registry.get(game_id).new_state()
+        assert state.determinize(0, random.Random(0)) is state

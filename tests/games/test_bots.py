@@ -1,0 +1,160 @@
+"""Built-in bots: legal, reproducible, quick when forced, within budget, blind to others' secrets."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from games import Result, registry
+from games.bots import LEVELS, Level, choose_move
+from games.bots.mcts import rewards, search
+from games.bots.policies import game_id_of, policy_for
+from games.sight.board import POINT_INDEX
+from games.town import GAME as TOWN
+
+QUICK = Level("quick", 30, None)
+SETUPS = [
+    ("stairs", 2, {}),
+    ("stairs", 2, {"swap": True}),
+    ("sight", 2, {}),
+    ("scalas", 2, {"size": 5}),
+    ("scalas", 2, {"size": 7}),
+    ("town", 2, {}),
+    ("town", 3, {}),
+    ("town", 4, {}),
+]
+
+
+def random_position(game_id: str, players: int, options: dict, seed: int, plies: int):
+    rng = random.Random(seed)
+    state = registry.get(game_id).new_state(players=players, options=options, seed=seed)
+    for _ in range(plies):
+        if state.is_over:
+            break
+        state = state.play(rng.choice(state.legal_moves()))
+    return state
+
+
+def sight_position(points: dict[str, int], turn: int = 0):
+    board = [0] * 25
+    for name, height in points.items():
+        board[POINT_INDEX[name]] = height
+    return registry.get("sight").from_json({"board": board, "turn": turn, "ply": 10})
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), SETUPS)
+def test_the_bot_plays_a_legal_move_from_random_positions(game_id, players, options):
+    for seed in range(4):
+        state = random_position(game_id, players, options, seed, plies=seed * 7)
+        while state.is_over:
+            state = random_position(game_id, players, options, seed + 100, plies=3)
+        move = choose_move(state, state.to_move, QUICK, seed)
+        assert move in state.legal_moves()
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_a_forced_move_is_returned_at_once(level):
+    # Sight, light to place and one empty point left: the only legal move.
+    state = sight_position({name: (1 if i % 2 else -1) for i, name in enumerate(_points()[1:])})
+    assert state.legal_moves() == ["a1"]
+    start = time.perf_counter()
+    assert choose_move(state, 0, level, seed=1) == "a1"
+    assert time.perf_counter() - start < 0.05
+
+
+def _points() -> list[str]:
+    return sorted(POINT_INDEX, key=POINT_INDEX.get)
+
+
+@pytest.mark.parametrize("game_id", ["stairs", "sight", "scalas", "town"])
+def test_a_seed_and_an_iteration_budget_reproduce_the_search(game_id):
+    state = random_position(game_id, 2, {}, seed=3, plies=4)
+    runs = [
+        search(state, state.to_move, random.Random(7), max_iterations=150, policy=policy_for(state))
+        for _ in range(2)
+    ]
+    assert runs[0].move == runs[1].move
+    assert runs[0].visits == runs[1].visits
+    assert runs[0].iterations == 150 or sum(runs[0].visits.values()) <= 150
+
+
+def test_the_bot_blocks_the_last_stack_for_an_immediate_win_in_sight():
+    # Dark's only stack (a1, height 2) can step only to b2: placing there leaves dark no move.
+    state = sight_position(
+        {"a1": -2, "a2": 1, "b1": 1, "c1": -1, "e5": -1, "d4": 1, "c5": -1, "e2": 1}
+    )
+    assert len(state.legal_moves()) > 5
+    assert state.play("b2").is_over and state.play("b2").result.winners == (0,)
+    assert choose_move(state, 0, Level("test", 400, None), seed=1) == "b2"
+
+
+def test_the_bot_takes_a_winning_move_in_a_stairs_endgame():
+    # The first position of seeded random games where some moves end the game won and some do not.
+    game = registry.get("stairs")
+    for seed in range(200):
+        rng = random.Random(seed)
+        state = game.new_state()
+        while not state.is_over:
+            moves = state.legal_moves()
+            seat = state.to_move
+            winning = [m for m in moves if _wins_at_once(state, m, seat)]
+            if winning and len(winning) < len(moves):
+                assert choose_move(state, seat, Level("test", 400, None), seed=2) in winning
+                return
+            state = state.play(rng.choice(moves))
+    pytest.fail("no Stairs position with a winning move found")
+
+
+def _wins_at_once(state, move: str, seat: int) -> bool:
+    after = state.play(move)
+    return after.is_over and after.result.winners == (seat,)
+
+
+def test_the_time_budget_is_respected():
+    state = registry.get("scalas").new_state(options={"size": 7})  # the slowest playouts
+    for seconds in (0.05, 0.2):
+        start = time.perf_counter()
+        choose_move(state, 0, Level("timed", None, seconds), seed=0)
+        assert time.perf_counter() - start < seconds + 0.15
+
+
+def _with_other_secrets(state, seat: int, rng: random.Random):
+    """The same position as ``seat`` sees it, with the true decks and hidden start cards changed."""
+    data = state.to_json()
+    rng.shuffle(data["path_deck"])
+    rng.shuffle(data["event_deck"])
+    for other in range(state.num_players):
+        if other != seat and not data["walks"][other]:
+            known = {data["start_cards"][s] for s in range(state.num_players) if s != other}
+            data["start_cards"][other] = rng.choice([n for n in range(1, 8) if n not in known])
+    return TOWN.from_json(data)
+
+
+@pytest.mark.parametrize("plies", [0, 5, 12])
+def test_the_town_bot_decides_from_its_own_view_only(plies):
+    state = random_position("town", 3, {}, seed=plies, plies=plies)
+    seat = state.to_move
+    other = _with_other_secrets(state, seat, random.Random(plies))
+    assert other.to_json() != state.to_json() and other.view(seat) == state.view(seat)
+    runs = [search(s, seat, random.Random(5), max_iterations=120) for s in (state, other)]
+    assert runs[0].move == runs[1].move and runs[0].visits == runs[1].visits
+
+
+def test_rewards_follow_the_ranking_and_share_ties():
+    assert rewards(Result((1,), ((1,), (0,))), 2) == (0.0, 1.0)
+    assert rewards(Result((), ((0, 1),)), 2) == (0.5, 0.5)
+    four = rewards(Result((2,), ((2,), (0, 3), (1,))), 4)
+    assert four == pytest.approx((0.5, 0.0, 1.0, 0.5))
+
+
+def test_each_state_knows_its_game_for_the_playout_policy():
+    for game in registry.all_games():
+        assert game_id_of(game.new_state()) == game.id
+
+
+def test_searching_out_of_turn_is_refused():
+    state = registry.get("sight").new_state()
+    with pytest.raises(ValueError):
+        choose_move(state, 1, "easy", 0)

@@ -25,7 +25,7 @@ PlayoutPolicy = Callable[[State, list[str], random.Random], str]
 """Picks the next move of a playout from the legal moves (cheap: it runs at every playout ply)."""
 
 EXPLORATION = 0.7  # UCT constant for rewards in [0, 1]
-CHECK_EVERY = 32  # iterations between clock readings and the early-stop test
+CHECK_EVERY = 32  # iterations between early-stop tests (the clock is read every iteration)
 
 
 def rewards(result: Result, players: int) -> tuple[float, ...]:
@@ -113,11 +113,16 @@ def search(
     while True:
         if max_iterations is not None and iterations >= max_iterations:
             break
-        if iterations % CHECK_EVERY == 0 and iterations:
+        if deadline is not None or (early_stop and iterations % CHECK_EVERY == 0):
             now = time.perf_counter()
             if deadline is not None and now >= deadline:
                 break
-            if early_stop and _decided(root, iterations, now - start, max_iterations, deadline, now):
+            if (
+                early_stop
+                and iterations % CHECK_EVERY == 0
+                and iterations
+                and _decided(root, iterations, now - start, max_iterations, deadline, now)
+            ):
                 break
         world = first if iterations == 0 or perfect else state.determinize(seat, rng)
         _iterate(root, world, perfect, players, rng, policy, exploration)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
@@ -15,19 +16,22 @@ from app.api.lobby_routes import router as lobby_router
 from app.api.people_routes import router as people_router
 from app.api.routes import router as api_router
 from app.db.session import make_engine, make_session_factory
-from app.realtime.bus import InProcessBus
+from app.realtime.bus import InProcessBus, publish_match
 from app.realtime.live_socket import router as live_socket_router
 from app.realtime.lobby_socket import router as lobby_socket_router
 from app.realtime.match_socket import router as socket_router
 from app.realtime.presence import Presence
 from app.services.lobby import LobbyService
 from app.services.matches import MatchService
+from app.services.records import MatchRecord
 from app.settings import PROJECT_ROOT, Settings
 from app.web import i18n
 from app.web.pages import render_page_error
 from app.web.pages import router as page_router
 
 SESSION_MAX_AGE = 365 * 24 * 3600
+QUICK_PLAY_INTERVAL_SECONDS = 2.0
+log = logging.getLogger(__name__)
 
 DESCRIPTION = """Play Stairs, Sight, Scalas and Town of Stairs.
 
@@ -45,7 +49,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         loop = asyncio.get_running_loop()
         app.state.bus.bind_loop(loop)
         app.state.presence.bind_loop(loop)
+        pairing = asyncio.create_task(pair_quick_play_forever())
         yield
+        pairing.cancel()
         engine.dispose()
 
     app = FastAPI(title="Stepwell", version="1.0", description=DESCRIPTION, lifespan=lifespan)
@@ -62,6 +68,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         asyncio.get_running_loop().run_in_executor(None, expire_seeks, user_id)
 
     app.state.presence = Presence(settings.seek_grace_seconds, on_offline)
+
+    def pair_quick_play() -> None:
+        with app.state.session_factory() as session:
+            LobbyService(session, MatchService(session, publish_record),
+                         app.state.bus.publish).pair_waiting()
+
+    def publish_record(record: MatchRecord) -> None:
+        publish_match(app.state.bus, record)
+
+    async def pair_quick_play_forever() -> None:
+        """Pairing windows widen with waiting time, so waiting seekers are re-paired often."""
+        while True:
+            await asyncio.sleep(QUICK_PLAY_INTERVAL_SECONDS)
+            try:
+                await asyncio.to_thread(pair_quick_play)
+            except Exception:  # a failed round must not stop pairing; the next round retries
+                log.exception("quick-play pairing failed")
 
     @app.middleware("http")
     async def language(request: Request, call_next: Callable[[Request], Awaitable[Response]]

@@ -14,7 +14,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlalchemy.orm import Session
 
-from app.realtime.bus import LIVE_CHANNEL, match_channel
+from app.realtime.bus import publish_match
 from app.services import identity
 from app.services.errors import Forbidden, Unauthenticated
 from app.services.identity import Identity
@@ -84,9 +84,7 @@ def match_service(request: Request, session: SessionDep) -> MatchService:
     bus = request.app.state.bus
 
     def publish(record: MatchRecord) -> None:
-        message = {"type": "record", "record": record.to_json()}
-        bus.publish(match_channel(record.id), message)
-        bus.publish(LIVE_CHANNEL, message)
+        publish_match(bus, record)
 
     return MatchService(session, publish)
 

@@ -80,3 +80,10 @@ LIVE_CHANNEL = "live"
 
 def match_channel(match_id: str) -> str:
     return f"match:{match_id}"
+
+
+def publish_match(bus: EventBus, record: Any) -> None:
+    """A committed match change, to its subscribers and to the Watch page."""
+    message = {"type": "record", "record": record.to_json()}
+    bus.publish(match_channel(record.id), message)
+    bus.publish(LIVE_CHANNEL, message)

@@ -16,13 +16,15 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from app.db.models import Seek, User
+from app.db.models import Seek, User, utcnow
 from app.services.errors import Conflict, Forbidden, Invalid, NotFound
-from app.services.identity import Identity
+from app.services.identity import Identity, identity_of
 from app.services.matches import MatchService, validate_setup
 from app.services.ratings import get_rating, rating_json
 
 SEEK_ID_LENGTH = 8
+QUICK_WINDOW = 3.0
+QUICK_WINDOW_GROWTH = 0.5  # mu per second waited
 LOBBY_CHANNEL = "lobby"
 
 Publish = Callable[[str, dict[str, Any]], None]
@@ -211,25 +213,60 @@ class LobbyService:
                                 kind="challenge", target=target)
 
     def quick_play(self, user: Identity, game: str) -> dict[str, Any]:
-        """Pair with the waiting quick-play seeker of the closest rating, or start waiting."""
+        """Wait in the quick-play pool and get paired with the closest rating in reach.
+
+        Two seekers pair when their ratings (mu) differ by at most the pairing window, which
+        widens the longer the older of them has waited (see ``pairing_window``). Returns the
+        caller's seek: ``matched`` with a ``match_id`` at once if a partner was in reach.
+        """
         setup = validate_setup(game, None)
         rated = user.kind == "account"
-        waiting = list(self.session.scalars(
-            select(Seek).where(Seek.status == "open", Seek.kind == "quick", Seek.game == setup.game.id,
-                               Seek.rated == rated, Seek.creator_id != user.id)))
         mine = self.session.scalar(select(Seek).where(
             Seek.status == "open", Seek.kind == "quick", Seek.game == setup.game.id,
             Seek.creator_id == user.id))
-        if not waiting:
-            if mine is not None:
-                return self.seek_json(mine)
-            return self.create_seek(user, setup.game.id, None, setup.num_seats, rated, kind="quick")
-        my_mu = self._mu(user.id, setup.game.id)
-        best = min(waiting, key=lambda s: (abs(self._mu(s.creator_id, s.game) - my_mu), s.created_at))
-        if mine is not None:
-            mine.status = "cancelled"
+        if mine is None:
+            created = self.create_seek(user, setup.game.id, None, setup.num_seats, rated,
+                                       kind="quick")
+            mine = self._load(created["id"])
+        self.pair_waiting()
+        self.session.refresh(mine)
+        return self.seek_json(mine)
+
+    @staticmethod
+    def pairing_window(waited_seconds: float) -> float:
+        """How far apart (in openskill mu) two quick-play seekers may be to pair."""
+        return QUICK_WINDOW + QUICK_WINDOW_GROWTH * waited_seconds
+
+    def pair_waiting(self) -> int:
+        """Pair compatible quick-play seekers, oldest first, each with the closest in reach."""
+        waiting = list(self.session.scalars(
+            select(Seek).where(Seek.status == "open", Seek.kind == "quick")
+            .order_by(Seek.created_at)))
+        now = utcnow()
+        paired = 0
+        taken: set[str] = set()
+        for oldest in waiting:
+            if oldest.id in taken:
+                continue
+            mu = self._mu(oldest.creator_id, oldest.game)
+            window = self.pairing_window((now - oldest.created_at).total_seconds())
+            partners = [s for s in waiting if s.id not in taken and s.id != oldest.id
+                        and s.game == oldest.game and s.rated == oldest.rated
+                        and s.creator_id != oldest.creator_id]
+            scored = sorted(((abs(self._mu(s.creator_id, s.game) - mu), s.created_at, s)
+                             for s in partners), key=lambda item: item[:2])
+            if not scored or scored[0][0] > window:
+                continue
+            partner = scored[0][2]
+            taken |= {oldest.id, partner.id}
+            partner.status = "matched"  # its creator joins the older seek instead
+            self.session.flush()
+            creator = self.session.get(User, partner.creator_id)
+            assert creator is not None
+            partner.match_id = self.accept(oldest.id, identity_of(creator))["match_id"]
             self.session.commit()
-        return self.accept(best.id, user)
+            paired += 1
+        return paired
 
     def _mu(self, user_id: int, game: str) -> float:
         return float(rating_json(get_rating(self.session, user_id, game))["mu"])

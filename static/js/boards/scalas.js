@@ -8,10 +8,11 @@ import { svg } from "../api.js";
 
 const FILES = "abcdefg";
 const STORAGE_KEY = "stepwell.scalas.view";
+const TURN_KEY = "stepwell.scalas.turn";
 // Isometric geometry (viewBox units): half a tile's width and height, and one cube's height.
 const A = 40;
-const B = 24;
-const C = 45;
+const B = 29;
+const C = 39;
 const PLINTH = 16;
 const CELL = 80; // flat view square
 const CUBE = {
@@ -24,7 +25,7 @@ const HUE = { red: 5, blue: 215 };
 const WORDS = {
   en: {
     red: "Red", blue: "Blue", you: "you", tops: "tops", hand: "in hand", board: "Scalas board",
-    flat: "Flat view", iso: "3D view", bottom: "Bottom level {n}",
+    flat: "Flat view", iso: "3D view", rotate: "Rotate", bottom: "Bottom level {n}",
     place: "Place a cube on a highlighted square.",
     forced: "Forced placement: fill the glowing squares — {n} cube(s) to go, in any order.",
     forced_other: "{colour} is making forced placements ({n} to go).",
@@ -32,11 +33,11 @@ const WORDS = {
     pass: "You have no legal placement: pass.",
     final: "Final tops — red {r}, blue {b}.",
     tiebreak: "Tied on tops; decided by the towers of height {h} ({r}–{b}).",
-    hidden: "Hard to see a square? Try the flat view.",
+    hidden: "Some squares are hidden behind towers: rotate the board or use the flat view.",
   },
   ja: {
     red: "赤", blue: "青", you: "あなた", tops: "マス", hand: "手持ち", board: "スカラスの盤",
-    flat: "平面表示", iso: "立体表示", bottom: "最低の高さ {n}",
+    flat: "平面表示", iso: "立体表示", rotate: "回転", bottom: "最低の高さ {n}",
     place: "光っているマスにキューブを置いてください。",
     forced: "強制配置：光っているマスを好きな順に埋めてください（残り {n} 個）。",
     forced_other: "{colour}が強制配置の途中です（残り {n} 個）。",
@@ -44,7 +45,7 @@ const WORDS = {
     pass: "置ける場所がありません。パスしてください。",
     final: "最終結果 — 赤 {r} マス、青 {b} マス。",
     tiebreak: "マス数が同じなので、高さ {h} の塔で決着（{r}対{b}）。",
-    hidden: "見えにくいマスは平面表示で確認できます。",
+    hidden: "塔の陰に隠れたマスがあります。盤を回転するか平面表示にしてください。",
   },
 };
 
@@ -117,8 +118,18 @@ export function mountBoard(root, ctx) {
   const toggle = el("button", "scalas-toggle", foot);
   toggle.type = "button";
   toggle.dataset.viewToggle = "";
+  const rotate = el("button", "scalas-toggle", foot);
+  rotate.type = "button";
+  rotate.dataset.rotate = "";
+  rotate.addEventListener("click", () => {
+    turn = (turn + 1) % 4;
+    try { localStorage.setItem(TURN_KEY, String(turn)); } catch { /* ignore */ }
+    render();
+  });
   let mode = "iso";
   try { mode = localStorage.getItem(STORAGE_KEY) === "flat" ? "flat" : "iso"; } catch { /* private mode */ }
+  let turn = 0; // quarter turns of the 3D view
+  try { turn = Number(localStorage.getItem(TURN_KEY)) % 4 || 0; } catch { /* private mode */ }
   let match = null;
   let busy = false;
   let hiddenHint = false; // some legal square is hidden behind a nearer tower (3D view)
@@ -174,8 +185,12 @@ export function mountBoard(root, ctx) {
     const view = match.view;
     const n = view.size;
     const project = (x, y, z) => [(x + y) * A, (x - y) * B - z * C];
+    // Display cell (u, v) of each square for the chosen quarter turn; projection works on (u, v).
+    const place = (f, r) => [[f, r], [r, n - 1 - f], [n - 1 - f, n - 1 - r], [n - 1 - r, f]][turn];
+    const cells = view.squares.map((s) => { const [u, v] = place(s.file, s.rank); return { s, u, v }; });
+    const at = new Map(cells.map((c) => [`${c.u},${c.v}`, c.s]));
     let minY = -n * B;
-    for (const s of view.squares) minY = Math.min(minY, (s.file - s.rank - 1) * B - s.height * C);
+    for (const { s, u, v } of cells) minY = Math.min(minY, (u - v - 1) * B - s.height * C);
     minY -= 30; // room for a badge above the tallest tower
     const pad = 14;
     const maxY = n * B + PLINTH + 34;
@@ -188,29 +203,32 @@ export function mountBoard(root, ctx) {
     const [rx, ry] = project(n, n, 0);
     svg("polygon", { points: pts([[lx, ly], [bx, by], [bx, by + PLINTH], [lx, ly + PLINTH]]), class: "scalas-plinth-left" }, floor);
     svg("polygon", { points: pts([[bx, by], [rx, ry], [rx, ry + PLINTH], [bx, by + PLINTH]]), class: "scalas-plinth-right" }, floor);
-    for (const s of view.squares) {
-      const corners = [[s.file, s.rank], [s.file + 1, s.rank], [s.file + 1, s.rank + 1], [s.file, s.rank + 1]];
+    for (const { s, u, v } of cells) {
+      const corners = [[u, v], [u + 1, v], [u + 1, v + 1], [u, v + 1]];
       svg("polygon", {
         points: pts(corners.map(([x, y]) => project(x, y, 0))),
         class: (s.file + s.rank) % 2 ? "scalas-tile light" : "scalas-tile dark",
       }, floor);
     }
     for (let i = 0; i < n; i++) {
-      const [fx, fy] = project(i + 0.5, 0, 0); // front-left edge: files
-      svg("text", { x: fx - 14, y: fy + PLINTH + 20, class: "scalas-coord", "text-anchor": "middle" }, floor).textContent = FILES[i];
-      const [qx, qy] = project(n, i + 0.5, 0); // front-right edge: ranks
-      svg("text", { x: qx + 14, y: qy + PLINTH + 20, class: "scalas-coord", "text-anchor": "middle" }, floor).textContent = String(i + 1);
+      // Each front edge is labelled with the coordinate that changes along it.
+      const left = at.get(`${i},0`);
+      const [fx, fy] = project(i + 0.5, 0, 0);
+      svg("text", { x: fx - 14, y: fy + PLINTH + 20, class: "scalas-coord", "text-anchor": "middle" }, floor)
+        .textContent = left.rank === at.get(`${(i + 1) % n},0`).rank ? FILES[left.file] : String(left.rank + 1);
+      const right = at.get(`${n - 1},${i}`);
+      const [qx, qy] = project(n, i + 0.5, 0);
+      svg("text", { x: qx + 14, y: qy + PLINTH + 20, class: "scalas-coord", "text-anchor": "middle" }, floor)
+        .textContent = right.rank === at.get(`${n - 1},${(i + 1) % n}`).rank ? FILES[right.file] : String(right.rank + 1);
     }
 
-    // Towers back to front: a view ray only ever passes into squares of larger file − rank.
-    const order = [...view.squares].sort((p, q) => (p.file - p.rank) - (q.file - q.rank) || p.file - q.file);
+    // Towers back to front: a view ray only ever passes into squares of larger u − v.
+    const order = [...cells].sort((p, q) => (p.u - p.v) - (q.u - q.v) || p.u - q.u);
     const towers = svg("g", { class: "scalas-towers" }, canvas);
-    const outlines = []; // [square, hexagon outline, top face, centre] in drawing order
-    for (const s of order) {
-      const group = svg("g", { class: "scalas-square" }, towers);
-      decorate(group, s, info);
-      const f = s.file;
-      const r = s.rank;
+    const drawn = []; // {s, outline, top, centre, depth} in drawing order
+    for (const { s, u: f, v: r } of order) {
+      const group = svg("g", { class: "scalas-tower" }, towers);
+      group.dataset.tower = s.name;
       const face = (z) => [project(f, r, z), project(f + 1, r, z), project(f + 1, r + 1, z), project(f, r + 1, z)];
       s.column.forEach((owner, z) => {
         const c = CUBE[view.colours[owner]];
@@ -237,36 +255,49 @@ export function mountBoard(root, ctx) {
       if (h > 0) {
         svg("text", { x: cx, y: cy + 8, class: "scalas-height", "text-anchor": "middle" }, group).textContent = String(h);
       }
-      // The hit area is the tower's whole outline; later (nearer) towers win where they overlap.
       const base = face(0);
       const outline = [top[0], top[3], top[2], base[2], base[1], base[0]];
-      svg("polygon", { points: pts(outline), class: "scalas-hit" }, group);
-      outlines.push([s, outline, top, [cx, cy]]);
+      drawn.push({ s, outline, top, centre: [cx, cy], depth: f - r });
     }
-    drawXray(outlines, info);
+    drawOverlay(drawn, info);
   }
 
-  /** Squares whose top face is hidden behind nearer towers get a dashed outline drawn over
-   * everything; forced targets also get their badge there, and their outline takes taps. */
-  function drawXray(outlines, info) {
+  /** Over the towers: dashed outlines of highlighted squares hidden behind nearer towers, the ×2
+   * badges, then the hit areas. Taps go to highlighted squares only: first to a top face (nearer
+   * ones win, hidden ones included — their outline shows where they are), else to the body of a
+   * highlighted tower. Towers that cannot be played never swallow a tap. */
+  function drawOverlay(drawn, info) {
     const overlay = svg("g", { class: "scalas-overlay" }, canvas);
     let hiddenLegal = 0;
-    outlines.forEach(([s, , top, centre], index) => {
+    drawn.forEach(({ s, top, centre, depth }, index) => {
       const count = info.pending[s.name];
-      const legal = info.legal.has(s.name);
-      if (!count && !legal) return;
-      const hidden = outlines.slice(index + 1).some(([t, outline]) =>
-        t.file - t.rank > s.file - s.rank && t.height > 0 && inside(centre, outline));
+      if (!count && !info.legal.has(s.name)) return;
+      const hidden = drawn.slice(index + 1).some((t) => t.depth > depth && t.s.height > 0 && inside(centre, t.outline));
       if (hidden) {
-        const xray = svg("polygon", { points: pts(top), class: count ? "scalas-xray target" : "scalas-xray" }, overlay);
-        if (count && legal) {
-          xray.classList.add("clickable");
-          xray.dataset.targetHit = s.name;
-          xray.addEventListener("click", () => play(s.name));
-        } else if (legal) hiddenLegal += 1;
+        svg("polygon", { points: pts(top), class: count ? "scalas-xray target" : "scalas-xray" }, overlay);
+        if (info.legal.has(s.name)) hiddenLegal += 1;
       }
       if (count > 1) badge(overlay, centre[0], top[3][1] - 4, `×${count}`);
     });
+    const last = drawn.findIndex(({ s }) => s.name === info.last);
+    if (last >= 0) {
+      const { s, top, centre, depth } = drawn[last];
+      if (drawn.slice(last + 1).some((t) => t.depth > depth && t.s.height > 0 && inside(centre, t.outline))) {
+        svg("polygon", { points: pts(top), class: "scalas-xray last" }, overlay);
+      }
+    }
+    const bodies = svg("g", { class: "scalas-bodies" }, canvas);
+    const faces = svg("g", { class: "scalas-hits" }, canvas);
+    for (const { s, outline, top } of drawn) {
+      const group = svg("g", { class: "scalas-square" }, faces);
+      decorate(group, s, info);
+      svg("polygon", { points: pts(top), class: "scalas-hit" }, group);
+      if (info.legal.has(s.name) && s.height > 0) {
+        const body = svg("polygon", { points: pts(outline), class: "scalas-hit scalas-body" }, bodies);
+        body.dataset.body = s.name;
+        body.addEventListener("click", () => play(s.name));
+      }
+    }
     hiddenHint = hiddenLegal > 0;
   }
 
@@ -340,6 +371,8 @@ export function mountBoard(root, ctx) {
       part.hand.textContent = `${say("hand")} ${view.hands[seat]}`;
     }
     toggle.textContent = mode === "iso" ? `▦ ${say("flat")}` : `⬢ ${say("iso")}`;
+    rotate.textContent = `⟳ ${say("rotate")}`;
+    rotate.hidden = mode !== "iso";
     bottomInfo.textContent = say("bottom", { n: view.bottom_level });
   }
 

@@ -552,35 +552,41 @@ export function mountBoard(root, ctx) {
     return null;
   }
 
+  function backlog() {
+    const v = view();
+    return v.walks.reduce((sum, steps, seat) => sum + Math.max(0, steps.length - (shown[seat] ?? 0)), 0);
+  }
+
   function animate() {
     if (timer) return;
     const tick = () => {
       const seat = lagging();
       if (seat === null || reduceMotion) {
         if (seat !== null) shown = view().walks.map((w) => w.length);
-        clearInterval(timer);
         timer = null;
         root.dataset.animating = "no";
         drawTrails();
         placeTokens(false);
         drawPlayers();
+        drawFinal();
         return;
       }
       shown[seat] = Math.max(1, (shown[seat] ?? 0) + 1);
       drawTrails();
       placeTokens(true);
       drawPlayers();
+      // a long queue (several walks at once, or a page opened late) plays faster
+      timer = setTimeout(tick, backlog() > 10 ? STEP_MS / 3 : STEP_MS);
     };
     root.dataset.animating = "yes";
-    timer = setInterval(tick, STEP_MS);
-    tick();
+    timer = setTimeout(tick, 0);
   }
 
   function replay() {
     const v = view();
     const seat = v.walker ?? v.walks.length - 1;
     if (!v.walks[seat]?.length) return;
-    clearInterval(timer);
+    clearTimeout(timer);
     timer = null;
     shown[seat] = 1;
     for (let s = seat + 1; s < v.walks.length; s++) shown[s] = 0;
@@ -797,11 +803,7 @@ export function mountBoard(root, ctx) {
         drawPlayers();
       }
       if (!timer) root.dataset.animating = "no";
-      drawFinal();
-      if (timer) {
-        // show the final table once the last walk has been played out
-        const wait = setInterval(() => { if (!timer) { clearInterval(wait); drawFinal(); } }, STEP_MS);
-      }
+      drawFinal(); // hidden while a walk is still being played out; the last tick shows it
     },
   };
 }

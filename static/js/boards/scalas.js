@@ -26,7 +26,7 @@ const WORDS = {
   en: {
     red: "Red", blue: "Blue", you: "you", tops: "tops", hand: "in hand", board: "Scalas board",
     flat: "Flat view", iso: "3D view", rotate: "Rotate", bottom: "Bottom level {n}",
-    place: "Place a cube on a highlighted square.",
+    place: "Place a cube on a square outlined in green.",
     forced: "Forced placement: fill the glowing squares — {n} cube(s) to go, in any order.",
     forced_other: "{colour} is making forced placements ({n} to go).",
     closed: "{colour} has no cubes left: new cubes go only on occupied squares.",
@@ -38,7 +38,7 @@ const WORDS = {
   ja: {
     red: "赤", blue: "青", you: "あなた", tops: "マス", hand: "手持ち", board: "スカラスの盤",
     flat: "平面表示", iso: "立体表示", rotate: "回転", bottom: "最低の高さ {n}",
-    place: "光っているマスにキューブを置いてください。",
+    place: "緑の枠のマスにキューブを置いてください。",
     forced: "強制配置：光っているマスを好きな順に埋めてください（残り {n} 個）。",
     forced_other: "{colour}が強制配置の途中です（残り {n} 個）。",
     closed: "{colour}の手持ちが尽きました。空きマスには置けません。",
@@ -146,7 +146,7 @@ export function mountBoard(root, ctx) {
   /** What each square needs drawn: clickable, legal, pending count, last placed. */
   function marks() {
     const view = match.view;
-    const legal = new Set(myTurn() && !busy ? (match.legal_moves ?? []).filter((m) => m !== "pass") : []);
+    const legal = new Set(myTurn() ? (match.legal_moves ?? []).filter((m) => m !== "pass") : []);
     const pending = {};
     if (match.status === "active") for (const name of view.pending ?? []) pending[name] = (pending[name] ?? 0) + 1;
     const last = view.last_move && view.last_move.move !== "pass" ? view.last_move.move : null;
@@ -156,7 +156,6 @@ export function mountBoard(root, ctx) {
   async function play(name) {
     if (busy) return;
     busy = true;
-    render();
     try { await ctx.submit(name); } finally { busy = false; render(); }
   }
 
@@ -340,7 +339,10 @@ export function mountBoard(root, ctx) {
           class: "scalas-flat-height", fill: light < 60 ? "#fff" : "#1f2a36",
         }, group).textContent = String(s.height);
       }
-      if (info.last === s.name) svg("rect", { x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8, rx: 5, class: "scalas-flat-last" }, group);
+      if (info.last === s.name) {
+        svg("rect", { x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8, rx: 5, class: "scalas-flat-last" }, group);
+        svg("circle", { cx: x + 14, cy: y + 14, r: 7, class: "scalas-flat-last-dot" }, group);
+      }
       const count = info.pending[s.name];
       if (count) svg("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 6, class: "scalas-target-face" }, group);
       else if (info.legal.has(s.name)) svg("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 6, class: "scalas-legal-face" }, group);
@@ -383,7 +385,7 @@ export function mountBoard(root, ctx) {
       let text = say("final", { r: view.score[0], b: view.score[1] });
       if (details?.decided_at_height) {
         const [r, b] = details.tops_at_height;
-        text += " " + say("tiebreak", { h: details.decided_at_height, r, b });
+        text += (document.documentElement.lang === "ja" ? "" : " ") + say("tiebreak", { h: details.decided_at_height, r, b });
       }
       return text;
     }
@@ -397,7 +399,8 @@ export function mountBoard(root, ctx) {
     }
     const closed = view.empty_squares_closed ? say("closed", { colour: say(view.colours[1 - match.to_move]) }) : "";
     if (mine && (match.legal_moves ?? []).includes("pass")) return say("pass");
-    if (mine) return [say("place"), closed, mode === "iso" && hiddenHint ? say("hidden") : ""].filter(Boolean).join(" ");
+    const joiner = document.documentElement.lang === "ja" ? "" : " ";
+    if (mine) return [say("place"), closed, mode === "iso" && hiddenHint ? say("hidden") : ""].filter(Boolean).join(joiner);
     return closed;
   }
 

@@ -26,6 +26,7 @@ from app.services.matches import MatchService
 from app.services.records import MatchRecord
 from app.settings import PROJECT_ROOT, Settings
 from app.web import i18n
+from app.web.account_pages import router as account_page_router
 from app.web.pages import render_page_error
 from app.web.pages import router as page_router
 
@@ -106,5 +107,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(lobby_socket_router)
     app.include_router(live_socket_router)
     app.include_router(page_router)
+    app.include_router(account_page_router)
     app.mount("/static", StaticFiles(directory=str(PROJECT_ROOT / "static")), name="static")
     return app

@@ -6,7 +6,6 @@ uses. A browser visitor becomes a guest the first time they create or join with 
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 from urllib.parse import urlparse
 
@@ -14,42 +13,19 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
 from sqlalchemy.orm import Session
 
-from app.api.deps import Matches, SessionDep, resolve_viewer
-from app.services import identity
-from app.services.errors import Forbidden, NotFound
-from app.services.identity import Identity
+from app.api.deps import Lobby, Matches, SessionDep
+from app.services import ratings
+from app.services.errors import NotFound
 from app.services.match_views import match_payload
+from app.services.records import MatchRecord
 from app.web import i18n
+from app.web.forms import check_csrf, ensure_user, page_viewer
 from app.web.templating import render, templates
 from games import registry
 
 router = APIRouter(include_in_schema=False)
 
 OPTION_PREFIX = "opt_"
-
-
-def _viewer(request: Request, session: Session) -> Identity | None:
-    viewer = resolve_viewer(request, session)
-    request.state.viewer = viewer
-    return viewer
-
-
-def _check_csrf(request: Request, sent: str) -> None:
-    if not sent or not secrets.compare_digest(sent, request.session.get("csrf", "")):
-        raise Forbidden(i18n.gettext("Your session expired: please reload the page and retry."),
-                        code="csrf_failed")
-
-
-def _ensure_user(request: Request, session: Session, name: str | None) -> Identity:
-    """The visitor's identity, making them a guest (cookie session) when they have none yet."""
-    viewer = resolve_viewer(request, session)
-    if viewer is not None:
-        if name and name.strip() and name.strip() != viewer.name:
-            viewer = identity.rename(session, viewer.id, name)
-        return viewer
-    viewer, _token = identity.create_guest(session, name or "")
-    request.session["uid"] = viewer.id
-    return viewer
 
 
 def option_fields(game_id: str) -> list[dict[str, Any]]:
@@ -101,17 +77,29 @@ def _options_from_form(game_id: str, form: dict[str, Any]) -> dict[str, Any]:
 
 
 @router.get("/")
-def home(request: Request, session: SessionDep) -> Response:
-    _viewer(request, session)
+def home(request: Request, session: SessionDep, lobby: Lobby) -> Response:
+    """The lobby: quick play, open seeks (live), challenges, and the create-a-game forms."""
+    viewer = page_viewer(request, session)
     games = [{**game.describe(), "fields": option_fields(game.id)} for game in registry.all_games()]
-    return render(request, "home.html", games=games)
+    seeks = lobby.visible_to(lobby.open_seeks(), viewer.id if viewer else None)
+    return render(request, "home.html", games=games, seeks=seeks)
+
+
+@router.post("/guest")
+def become_guest(request: Request, session: SessionDep, csrf: str = Form(""),
+                 name: str = Form(""), next: str = Form("/")) -> Response:
+    check_csrf(request, csrf)
+    ensure_user(request, session, name)
+    return RedirectResponse(safe_next(next), status_code=303)
 
 
 @router.post("/play")
-async def create_from_form(request: Request, session: SessionDep, matches: Matches) -> Response:
+async def create_from_form(request: Request, session: SessionDep, matches: Matches,
+                           lobby: Lobby) -> Response:
+    """Create a private match (invite link) or, with ``mode=lobby``, post a seek in the lobby."""
     form = dict(await request.form())
-    _check_csrf(request, str(form.get("csrf", "")))
-    user = _ensure_user(request, session, str(form.get("name", "")))
+    check_csrf(request, str(form.get("csrf", "")))
+    user = ensure_user(request, session, str(form.get("name", "")))
     game_id = str(form.get("game", ""))
     try:
         registry.get(game_id)
@@ -121,38 +109,44 @@ async def create_from_form(request: Request, session: SessionDep, matches: Match
     seat: int | str = "random" if seat_raw == "random" else int(seat_raw or 0)
     players_raw = str(form.get("players", "") or "")
     players = int(players_raw) if players_raw.isdigit() else None
-    record = matches.create(user, game_id, _options_from_form(game_id, form), seat, players)
+    options = _options_from_form(game_id, form)
+    if form.get("mode") == "lobby":
+        lobby.create_seek(user, game_id, options, players, rated=form.get("rated") is not None,
+                          seat=seat)
+        return RedirectResponse("/#lobby", status_code=303)
+    record = matches.create(user, game_id, options, seat, players)
     return RedirectResponse(f"/m/{record.id}", status_code=303)
 
 
 @router.get("/m/{match_id}")
 def match_page(match_id: str, request: Request, session: SessionDep, matches: Matches) -> Response:
-    viewer = _viewer(request, session)
+    viewer = page_viewer(request, session)
     record = matches.get(match_id)
     payload = match_payload(record, viewer.id if viewer else None)
     game = registry.get(record.game)
     return render(request, "match.html", match=payload, game=game.describe(),
-                  can_join=record.status == "waiting" and payload["your_seat"] is None)
+                  can_join=record.status == "waiting" and payload["your_seat"] is None,
+                  ratings=_seat_ratings(session, record))
 
 
 @router.post("/m/{match_id}/join")
 def join_from_form(match_id: str, request: Request, session: SessionDep, matches: Matches,
                    csrf: str = Form(""), name: str = Form("")) -> Response:
-    _check_csrf(request, csrf)
-    user = _ensure_user(request, session, name)
+    check_csrf(request, csrf)
+    user = ensure_user(request, session, name)
     matches.join(match_id, user)
     return RedirectResponse(f"/m/{match_id}", status_code=303)
 
 
 @router.get("/rules")
 def rules_index(request: Request, session: SessionDep) -> Response:
-    _viewer(request, session)
+    page_viewer(request, session)
     return render(request, "rules_index.html", games=[g.describe() for g in registry.all_games()])
 
 
 @router.get("/rules/{game_id}")
 def rules_page(game_id: str, request: Request, session: SessionDep) -> Response:
-    _viewer(request, session)
+    page_viewer(request, session)
     try:
         game = registry.get(game_id)
     except registry.UnknownGame:
@@ -167,10 +161,14 @@ def rules_page(game_id: str, request: Request, session: SessionDep) -> Response:
     return render(request, "rules.html", game=game.describe(), body=body)
 
 
+def safe_next(target: str) -> str:
+    """Only same-site paths: never redirect a visitor to another site."""
+    return target if target.startswith("/") and not urlparse(target).netloc else "/"
+
+
 @router.get("/lang/{code}")
 def switch_language(code: str, request: Request, next: str = "/") -> Response:
-    target = next if next.startswith("/") and not urlparse(next).netloc else "/"
-    response = RedirectResponse(target, status_code=303)
+    response = RedirectResponse(safe_next(next), status_code=303)
     if code in i18n.LANGUAGES:
         response.set_cookie("lang", code, max_age=365 * 24 * 3600, samesite="lax")
     return response
@@ -178,3 +176,13 @@ def switch_language(code: str, request: Request, next: str = "/") -> Response:
 
 def render_page_error(request: Request, status: int, message: str) -> Response:
     return render(request, "error.html", status_code=status, status=status, message=message)
+
+
+def _seat_ratings(session: Session, record: MatchRecord) -> dict[int, dict[str, Any]]:
+    """Ratings to show beside account players' names (seat -> rating)."""
+    shown = {}
+    for seat in record.seats:
+        if seat.user_id is not None and seat.kind == "account":
+            shown[seat.seat] = ratings.rating_json(ratings.get_rating(session, seat.user_id,
+                                                                      record.game))
+    return shown

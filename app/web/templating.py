@@ -12,6 +12,7 @@ from starlette.responses import HTMLResponse
 
 from app.settings import PROJECT_ROOT
 from app.web import i18n
+from games import registry
 
 templates = Jinja2Templates(directory=str(PROJECT_ROOT / "templates"))
 templates.env.add_extension("jinja2.ext.i18n")
@@ -38,5 +39,6 @@ def render(request: Request, name: str, status_code: int = 200, **context: Any) 
         "csrf_token": csrf_token(request),
         "viewer": getattr(request.state, "viewer", None),
         "script_messages": i18n.script_messages(),
+        "game_titles": {game.id: i18n.gettext(game.title) for game in registry.all_games()},
     }
     return templates.TemplateResponse(request, name, {**base, **context}, status_code=status_code)

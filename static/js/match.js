@@ -12,6 +12,10 @@ let socket = null;
 let retryDelay = 500;
 let board = null;
 let boardModule = null;
+let presence = { spectators: 0, online_seats: [] };
+let frames = null; // replay: the public view after every ply (loaded when the game is over)
+let replayPly = null; // null = live position
+const ratings = JSON.parse(document.getElementById("seat-ratings")?.textContent || "{}");
 
 const $ = (id) => document.getElementById(id);
 
@@ -56,7 +60,19 @@ function renderSeats() {
     const name = document.createElement("span");
     name.className = seat.user ? "name" : "open";
     name.textContent = seat.user ? seat.user.name : t("open_seat");
+    const dot = document.createElement("span");
+    const online = presence.online_seats.includes(seat.seat);
+    dot.className = "presence-dot" + (online ? " online" : "");
+    dot.title = online ? t("online") : t("offline");
+    if (seat.user) item.append(dot);
     item.append(swatch, name);
+    const rating = ratings[seat.seat];
+    if (rating) {
+      const badge = document.createElement("span");
+      badge.className = "rating muted";
+      badge.textContent = `${rating.display}${rating.provisional ? "?" : ""}`;
+      item.append(badge);
+    }
     if (match.your_seat === seat.seat) {
       const you = document.createElement("span");
       you.className = "you";
@@ -109,6 +125,8 @@ function renderMoves() {
   }
   moves.forEach((record, index) => {
     const item = document.createElement("li");
+    item.dataset.ply = record.ply;
+    if (frames) item.addEventListener("click", () => showPly(record.ply));
     const number = document.createElement("span");
     number.className = "ply";
     number.textContent = `${record.ply}.`;
@@ -117,7 +135,8 @@ function renderMoves() {
     text.textContent = record.move;
     item.append(number, text);
     item.title = playerName(record.seat);
-    if (index === moves.length - 1) item.className = "last";
+    const current = replayPly ?? moves.length;
+    if (record.ply === current) item.className = "last";
     list.append(item);
   });
   list.scrollTop = list.scrollHeight;
@@ -136,9 +155,66 @@ function applyMatch(next) {
   else if (next.ply === moves.length + 1) { moves.push(next.last_move); renderMoves(); }
   renderSeats();
   renderStatus();
-  board?.update(match);
+  if (replayPly === null) board?.update(match);
   root.dataset.ply = String(match.ply);
   root.dataset.status = match.status;
+  if (match.status === "finished" && !frames) loadReplay();
+}
+
+function renderPresence() {
+  const line = $("presence");
+  line.textContent = presence.spectators > 0 ? `👁 ${t("watching", { n: presence.spectators })}` : "";
+  line.dataset.spectators = String(presence.spectators);
+  renderSeats();
+}
+
+// -- replay of a finished game: step through the public view of every ply ------------------------
+
+async function loadReplay() {
+  frames = await api("GET", `/api/v1/matches/${matchId}/replay`);
+  $("replay").hidden = false;
+  const wanted = Number(new URLSearchParams(location.search).get("ply"));
+  renderMoves();
+  if (Number.isInteger(wanted) && wanted >= 0 && wanted < frames.length - 1) showPly(wanted);
+  else updateReplayBar();
+}
+
+function showPly(ply) {
+  if (!frames) return;
+  const last = frames.length - 1;
+  ply = Math.max(0, Math.min(last, ply));
+  replayPly = ply === last ? null : ply;
+  const frame = frames[ply];
+  if (replayPly === null) board.update(match);
+  else board.update({ ...match, view: frame.view, ply, legal_moves: [], to_move: null,
+    last_move: frame.move ? { ply, seat: frame.seat, move: frame.move } : null, status: "finished" });
+  root.dataset.replayPly = String(ply);
+  const url = new URL(location.href);
+  if (replayPly === null) url.searchParams.delete("ply"); else url.searchParams.set("ply", ply);
+  history.replaceState(null, "", url);
+  renderMoves();
+  updateReplayBar();
+}
+
+function updateReplayBar() {
+  const last = frames.length - 1;
+  const ply = replayPly ?? last;
+  $("replay-position").textContent = t("ply_of", { ply, total: last });
+}
+
+function wireReplay() {
+  const current = () => replayPly ?? frames.length - 1;
+  const steps = { start: () => 0, previous: () => current() - 1, next: () => current() + 1,
+    end: () => frames.length - 1 };
+  for (const button of $("replay").querySelectorAll("[data-step]")) {
+    button.addEventListener("click", () => showPly(steps[button.dataset.step]()));
+  }
+  document.addEventListener("keydown", (event) => {
+    if (!frames || event.target.closest("input, textarea, select")) return;
+    const keys = { ArrowLeft: "previous", ArrowRight: "next", Home: "start", End: "end",
+      ArrowUp: "start", ArrowDown: "end" };
+    if (keys[event.key]) { event.preventDefault(); showPly(steps[keys[event.key]]()); }
+  });
 }
 
 async function refetch() {
@@ -155,7 +231,10 @@ function connect() {
   });
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
-    if (message.type === "state") {
+    if (message.type === "presence") {
+      presence = message;
+      renderPresence();
+    } else if (message.type === "state") {
       const { type, ...next } = message;
       if (next.ply > match.ply + 1) refetch(); // missed something: resynchronise
       applyMatch(next);
@@ -190,6 +269,7 @@ async function start() {
   boardModule = await import(`./boards/${match.game}.js`);
   board = boardModule.mountBoard($("board"), { submit, t, actions: $("board-actions") });
   wireLinks();
+  wireReplay();
   applyMatch(match);
   await loadMoves();
   connect();

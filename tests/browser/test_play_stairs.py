@@ -8,6 +8,7 @@ import random
 
 import httpx
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import screenshot
 
@@ -20,11 +21,12 @@ def test_two_players_and_a_spectator_play_stairs(live_server: str, new_page) -> 
     light.goto(live_server + "/")
     form = light.locator("#create-stairs")
     form.locator('input[name="name"]').fill("Aiko")
-    form.locator('button[type="submit"]').click()
+    form.locator('select[name="seat"]').select_option("0")
+    form.locator('button[value="private"]').click()
     light.wait_for_url("**/m/*")
     match_url = light.url
     match_id = match_url.rsplit("/", 1)[1]
-    assert light.locator("#status-line").inner_text() == "Waiting for players to join"
+    expect(light.locator("#status-line")).to_have_text("Waiting for players to join")
     invite = light.locator("#invite-link").input_value()
     assert invite.endswith(f"/m/{match_id}")
 

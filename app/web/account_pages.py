@@ -1,0 +1,102 @@
+"""Account pages: sign up (a guest keeps its games), log in, log out, profiles, leaderboards,
+challenging a user, and the Watch page of live games."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import RedirectResponse, Response
+
+from app.api.deps import Lobby, SessionDep
+from app.services import accounts, profiles, ratings
+from app.services.errors import ServiceError
+from app.web import i18n
+from app.web.forms import check_csrf, page_viewer
+from app.web.pages import safe_next
+from app.web.templating import render
+from games import registry
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/signup")
+def signup_page(request: Request, session: SessionDep, next: str = "/") -> Response:
+    page_viewer(request, session)
+    return render(request, "signup.html", next=safe_next(next), error=None, form={})
+
+
+@router.post("/signup")
+def signup(request: Request, session: SessionDep, csrf: str = Form(""), username: str = Form(""),
+           password: str = Form(""), name: str = Form(""), next: str = Form("/")) -> Response:
+    check_csrf(request, csrf)
+    viewer = page_viewer(request, session)
+    try:
+        user, _token = accounts.register(session, username, password, name or None, viewer)
+    except ServiceError as error:
+        return render(request, "signup.html", status_code=422, next=safe_next(next),
+                      error=i18n.gettext(error.message),
+                      form={"username": username, "name": name})
+    request.session["uid"] = user.id
+    return RedirectResponse(safe_next(next), status_code=303)
+
+
+@router.get("/login")
+def login_page(request: Request, session: SessionDep, next: str = "/") -> Response:
+    page_viewer(request, session)
+    return render(request, "login.html", next=safe_next(next), error=None, form={})
+
+
+@router.post("/login")
+def login(request: Request, session: SessionDep, csrf: str = Form(""), username: str = Form(""),
+          password: str = Form(""), next: str = Form("/")) -> Response:
+    check_csrf(request, csrf)
+    try:
+        user, _token = accounts.authenticate(session, username, password)
+    except ServiceError as error:
+        page_viewer(request, session)
+        return render(request, "login.html", status_code=401, next=safe_next(next),
+                      error=i18n.gettext(error.message), form={"username": username})
+    request.session["uid"] = user.id
+    return RedirectResponse(safe_next(next), status_code=303)
+
+
+@router.post("/logout")
+def logout(request: Request, csrf: str = Form("")) -> Response:
+    check_csrf(request, csrf)
+    request.session.pop("uid", None)
+    return RedirectResponse("/", status_code=303)
+
+
+@router.get("/u/{name}")
+def profile_page(name: str, request: Request, session: SessionDep) -> Response:
+    page_viewer(request, session)
+    data = profiles.profile(session, profiles.find_user_id(session, name))
+    return render(request, "profile.html", profile=data,
+                  games=[g.describe() for g in registry.all_games()])
+
+
+@router.post("/u/{name}/challenge")
+def challenge_user(name: str, request: Request, session: SessionDep, lobby: Lobby,
+                   csrf: str = Form(""), game: str = Form("stairs"),
+                   rated: str | None = Form(None)) -> Response:
+    check_csrf(request, csrf)
+    viewer = page_viewer(request, session)
+    if viewer is None:
+        return RedirectResponse(f"/login?next=/u/{name}", status_code=303)
+    lobby.challenge(viewer, name, game, None, rated is not None)
+    return RedirectResponse("/#lobby", status_code=303)
+
+
+@router.get("/leaderboard")
+def leaderboard_page(request: Request, session: SessionDep, game: str = "stairs") -> Response:
+    page_viewer(request, session)
+    games = [g.describe() for g in registry.all_games()]
+    if game not in {g["id"] for g in games}:
+        game = games[0]["id"]
+    return render(request, "leaderboard.html", games=games, game=game,
+                  rows=ratings.leaderboard(session, game))
+
+
+@router.get("/watch")
+def watch_page(request: Request, session: SessionDep) -> Response:
+    page_viewer(request, session)
+    return render(request, "watch.html")

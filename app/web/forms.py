@@ -1,0 +1,38 @@
+"""Helpers shared by the page routes: who the visitor is, CSRF on form posts, becoming a guest."""
+
+from __future__ import annotations
+
+import secrets
+
+from fastapi import Request
+from sqlalchemy.orm import Session
+
+from app.api.deps import resolve_viewer
+from app.services import identity
+from app.services.errors import Forbidden
+from app.services.identity import Identity
+from app.web import i18n
+
+
+def page_viewer(request: Request, session: Session) -> Identity | None:
+    viewer = resolve_viewer(request, session)
+    request.state.viewer = viewer
+    return viewer
+
+
+def check_csrf(request: Request, sent: str) -> None:
+    if not sent or not secrets.compare_digest(sent, request.session.get("csrf", "")):
+        raise Forbidden(i18n.gettext("Your session expired: please reload the page and retry."),
+                        code="csrf_failed")
+
+
+def ensure_user(request: Request, session: Session, name: str | None) -> Identity:
+    """The visitor's identity, making them a guest (cookie session) when they have none yet."""
+    viewer = resolve_viewer(request, session)
+    if viewer is not None:
+        if name and name.strip() and name.strip() != viewer.name:
+            viewer = identity.rename(session, viewer.id, name)
+        return viewer
+    viewer, _token = identity.create_guest(session, name or "")
+    request.session["uid"] = viewer.id
+    return viewer

@@ -1,0 +1,111 @@
+// The lobby: open seeks live over /api/v1/lobby/ws, quick play, accept/cancel, challenges.
+// When a match we are part of starts, go there.
+import { api, t } from "./api.js";
+
+const lobby = document.getElementById("lobby");
+const viewerId = lobby.dataset.viewer ? Number(lobby.dataset.viewer) : null;
+const titles = JSON.parse(document.getElementById("game-titles").textContent);
+const rows = document.getElementById("seek-rows");
+const quickStatus = document.getElementById("quick-status");
+let seeks = JSON.parse(document.getElementById("initial-seeks").textContent);
+let retryDelay = 500;
+
+function ratingText(user) {
+  if (!user?.rating) return "";
+  return ` (${user.rating.display}${user.rating.provisional ? "?" : ""})`;
+}
+
+function button(label, onClick, primary = false) {
+  const node = document.createElement("button");
+  node.type = "button";
+  node.textContent = label;
+  if (primary) node.className = "primary";
+  node.addEventListener("click", onClick);
+  return node;
+}
+
+async function act(promise) {
+  try {
+    const seek = await promise;
+    if (seek?.match_id && seek.status === "matched") location.href = `/m/${seek.match_id}`;
+  } catch (error) {
+    quickStatus.textContent = error.message;
+  }
+}
+
+function renderSeeks() {
+  rows.replaceChildren();
+  document.getElementById("no-seeks").hidden = seeks.length > 0;
+  for (const seek of seeks) {
+    const row = document.createElement("tr");
+    row.dataset.seek = seek.id;
+    row.dataset.kind = seek.kind;
+    const mine = seek.joined.some((p) => p.id === viewerId);
+    const player = document.createElement("td");
+    const link = document.createElement("a");
+    link.href = `/u/${seek.creator.id}`;
+    link.textContent = seek.creator.name + ratingText(seek.creator);
+    player.append(link);
+    if (seek.kind === "challenge") {
+      const note = document.createElement("div");
+      note.className = "muted small";
+      note.textContent = seek.target?.id === viewerId ? t("challenges_you") : `→ ${seek.target?.name}`;
+      player.append(note);
+    }
+    const game = document.createElement("td");
+    game.textContent = titles[seek.game] ?? seek.game;
+    const options = Object.entries(seek.options).filter(([, v]) => v !== null && v !== false);
+    if (options.length) {
+      const small = document.createElement("div");
+      small.className = "muted small";
+      small.textContent = options.map(([k, v]) => (v === true ? k : `${k}: ${v}`)).join(", ");
+      game.append(small);
+    }
+    const seats = document.createElement("td");
+    seats.textContent = `${seek.joined.length}/${seek.seats}`;
+    const mode = document.createElement("td");
+    mode.textContent = (seek.rated ? t("rated") : t("casual")) + (seek.kind === "quick" ? ` · ${t("quick")}` : "");
+    const actions = document.createElement("td");
+    if (viewerId !== null) {
+      if (seek.creator.id === viewerId) {
+        actions.append(button(t("cancel"), () => act(api("DELETE", `/api/v1/seeks/${seek.id}`))));
+      } else if (seek.kind === "challenge" && seek.target?.id === viewerId) {
+        actions.append(button(t("accept"), () => act(api("POST", `/api/v1/challenges/${seek.id}/accept`)), true));
+        actions.append(button(t("decline"), () => act(api("POST", `/api/v1/challenges/${seek.id}/decline`))));
+      } else if (mine) {
+        actions.append(button(t("leave"), () => act(api("DELETE", `/api/v1/seeks/${seek.id}`))));
+      } else if (seek.kind !== "challenge") {
+        actions.append(button(t("join"), () => act(api("POST", `/api/v1/seeks/${seek.id}/accept`)), true));
+      }
+    }
+    row.append(player, game, seats, mode, actions);
+    rows.append(row);
+  }
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/api/v1/lobby/ws`);
+  socket.addEventListener("open", () => { retryDelay = 500; lobby.dataset.live = "yes"; });
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "seeks") { seeks = message.seeks; renderSeeks(); }
+    else if (message.type === "match_started") location.href = `/m/${message.match_id}`;
+    else if (message.type === "challenge_declined") quickStatus.textContent = t("challenge_declined");
+  });
+  socket.addEventListener("close", () => {
+    lobby.dataset.live = "no";
+    setTimeout(connect, retryDelay);
+    retryDelay = Math.min(retryDelay * 2, 10000);
+  });
+}
+
+for (const quick of document.querySelectorAll("button.quick")) {
+  quick.addEventListener("click", async () => {
+    quickStatus.textContent = t("searching", { game: titles[quick.dataset.game] });
+    await act(api("POST", "/api/v1/quick-play", { game: quick.dataset.game }));
+  });
+}
+
+renderSeeks();
+connect();

@@ -107,6 +107,7 @@ SCRIPT_MESSAGES = {
     "next": N_("Next move"),
     "end": N_("End"),
     "ply_of": N_("Move {ply} of {total}"),
+    "ply_n": N_("move {ply}"),
     "no_live": N_("Nobody is playing right now."),
     "watch": N_("Watch"),
 }

@@ -163,7 +163,7 @@ function applyMatch(next) {
 
 function renderPresence() {
   const line = $("presence");
-  line.textContent = presence.spectators > 0 ? `👁 ${t("watching", { n: presence.spectators })}` : "";
+  line.textContent = presence.spectators > 0 ? t("watching", { n: presence.spectators }) : "";
   line.dataset.spectators = String(presence.spectators);
   renderSeats();
 }

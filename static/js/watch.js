@@ -56,7 +56,9 @@ async function upsert(match) {
   card.board.update(match);
   const watchers = document.createElement("div");
   watchers.className = "muted small live-watchers";
-  watchers.textContent = `${match.game} · ${t("ply_of", { ply: match.ply, total: match.ply })} · 👁 ${match.spectators ?? 0}`;
+  const title = document.getElementById("game-titles-live")?.textContent;
+  const titles = title ? JSON.parse(title) : {};
+  watchers.textContent = `${titles[match.game] ?? match.game} · ${t("ply_n", { ply: match.ply })} · ${t("watching", { n: match.spectators ?? 0 })}`;
   watchers.dataset.spectators = String(match.spectators ?? 0);
   card.info.replaceChildren(playersLine(match, module), watchers);
   card.root.dataset.ply = String(match.ply);

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import contextlib
-
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, WebSocket
 
 from app.realtime.bus import LIVE_CHANNEL
+from app.realtime.connection import drain_client, run_jobs
 from app.services.match_views import match_payload
 from app.services.records import MatchRecord
 
@@ -17,7 +16,8 @@ router = APIRouter()
 async def live_socket(websocket: WebSocket) -> None:
     async with websocket.app.state.bus.subscribe(LIVE_CHANNEL) as events:
         await websocket.accept()
-        try:
+
+        async def forward_changes() -> None:
             async for message in events:
                 if message.get("type") != "record":
                     continue
@@ -27,8 +27,5 @@ async def live_socket(websocket: WebSocket) -> None:
                 counts = websocket.app.state.presence.spectator_counts()
                 await websocket.send_json({"type": "match", **match_payload(record, None),
                                            "spectators": counts.get(record.id, 0)})
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        finally:
-            with contextlib.suppress(Exception):
-                await websocket.close()
+
+        await run_jobs(websocket, forward_changes, lambda: drain_client(websocket))

@@ -7,9 +7,10 @@ import asyncio
 import contextlib
 from typing import Any
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, WebSocket
 from starlette.concurrency import run_in_threadpool
 
+from app.realtime.connection import run_jobs
 from app.services import identity
 from app.services.identity import Identity
 from app.services.lobby import LOBBY_CHANNEL, LobbyService, user_channel
@@ -74,15 +75,4 @@ async def lobby_socket(websocket: WebSocket) -> None:
                 if isinstance(message, dict) and message.get("type") == "ping":
                     await websocket.send_json({"type": "pong"})
 
-        tasks = [asyncio.create_task(job()) for job in (forward_lobby, forward_personal, answer_client)]
-        try:
-            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-            for task in done:
-                error = task.exception()
-                if error and not isinstance(error, WebSocketDisconnect | RuntimeError | ValueError):
-                    raise error
-        finally:
-            for task in tasks:
-                task.cancel()
-            with contextlib.suppress(Exception):
-                await websocket.close()
+        await run_jobs(websocket, forward_lobby, forward_personal, answer_client)

@@ -8,14 +8,13 @@ Browsers authenticate with their session cookie, other clients with ``?token=`` 
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from typing import Any
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, WebSocket
 from starlette.concurrency import run_in_threadpool
 
 from app.realtime.bus import match_channel
+from app.realtime.connection import run_jobs
 from app.services import identity
 from app.services.errors import NotFound
 from app.services.identity import Identity
@@ -114,17 +113,8 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
                     if fresh[1] is not None:
                         await websocket.send_json(state_message(fresh[1], viewer))
 
-        tasks = [asyncio.create_task(forward_events()), asyncio.create_task(answer_client())]
         try:
-            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-            for task in done:
-                error = task.exception()
-                if error and not isinstance(error, WebSocketDisconnect | RuntimeError | ValueError):
-                    raise error
+            await run_jobs(websocket, forward_events, answer_client)
         finally:
             presence.disconnect(connection)
             bus.publish(match_channel(match_id), {"type": "presence_changed"})
-            for task in tasks:
-                task.cancel()
-            with contextlib.suppress(Exception):
-                await websocket.close()

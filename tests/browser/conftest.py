@@ -53,7 +53,11 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         pytest.fail("the live server did not start")
     yield base
     process.terminate()
-    process.wait(timeout=10)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        pytest.fail("the live server did not shut down within 10 s of SIGTERM")
 
 
 @pytest.fixture(scope="session")

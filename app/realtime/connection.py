@@ -1,0 +1,37 @@
+"""Run a websocket's jobs (forwarding events, answering the client) until one of them ends.
+
+The client reader ends when the client goes away, which stops the forwarders too: a socket that
+only forwarded would otherwise hang until its next event, and keep a server from shutting down.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+
+from fastapi import WebSocket, WebSocketDisconnect
+
+Job = Callable[[], Awaitable[None]]
+EXPECTED_ENDINGS = (WebSocketDisconnect, RuntimeError, ValueError)
+
+
+async def drain_client(websocket: WebSocket) -> None:
+    """Read and ignore client messages; returns when the client disconnects."""
+    while True:
+        await websocket.receive_text()
+
+
+async def run_jobs(websocket: WebSocket, *jobs: Job) -> None:
+    tasks = [asyncio.create_task(job()) for job in jobs]
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            error = task.exception()
+            if error and not isinstance(error, EXPECTED_ENDINGS):
+                raise error
+    finally:
+        for task in tasks:
+            task.cancel()
+        with contextlib.suppress(Exception):
+            await websocket.close()

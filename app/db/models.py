@@ -82,6 +82,9 @@ class Match(Base):
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # remaining ms per seat, turn start
     deadline_at: Mapped[datetime | None] = mapped_column(index=True)  # when the mover flags
     offers: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # pending draw/takeback/… offers
+    eliminated: Mapped[list[Any]] = mapped_column(JSON, default=list)  # seats out, in order
+    version: Mapped[int] = mapped_column(Integer, default=0)  # bumped by every change
+    rematch_of: Mapped[str | None] = mapped_column(String(12))
     ply: Mapped[int] = mapped_column(Integer, default=0)
     snapshot: Mapped[dict[str, Any]] = mapped_column()
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)

@@ -44,6 +44,10 @@ def sight_position(points: dict[str, int], turn: int = 0):
     return registry.get("sight").from_json({"board": board, "turn": turn, "ply": 10})
 
 
+def _points() -> list[str]:
+    return sorted(POINT_INDEX, key=POINT_INDEX.get)
+
+
 @pytest.mark.parametrize(("game_id", "players", "options"), SETUPS)
 def test_the_bot_plays_a_legal_move_from_random_positions(game_id, players, options):
     for seed in range(4):
@@ -62,10 +66,6 @@ def test_a_forced_move_is_returned_at_once(level):
     start = time.perf_counter()
     assert choose_move(state, 0, level, seed=1) == "a1"
     assert time.perf_counter() - start < 0.05
-
-
-def _points() -> list[str]:
-    return sorted(POINT_INDEX, key=POINT_INDEX.get)
 
 
 @pytest.mark.parametrize("game_id", ["stairs", "sight", "scalas", "town"])

@@ -11,6 +11,7 @@ from fastapi import FastAPI, Request, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
 
+from app import timesource
 from app.api.errors import install_error_handlers
 from app.api.lobby_routes import router as lobby_router
 from app.api.people_routes import router as people_router
@@ -24,6 +25,7 @@ from app.realtime.presence import Presence
 from app.services.lobby import LobbyService
 from app.services.matches import MatchService
 from app.services.records import MatchRecord
+from app.services.timeouts import flag_overdue, next_deadline
 from app.settings import PROJECT_ROOT, Settings
 from app.web import i18n
 from app.web.account_pages import router as account_page_router
@@ -32,6 +34,7 @@ from app.web.pages import router as page_router
 
 SESSION_MAX_AGE = 365 * 24 * 3600
 QUICK_PLAY_INTERVAL_SECONDS = 2.0
+CLOCK_POLL_SECONDS = 1.0
 log = logging.getLogger(__name__)
 
 DESCRIPTION = """Play Stairs, Sight, Scalas and Town of Stairs.
@@ -50,9 +53,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         loop = asyncio.get_running_loop()
         app.state.bus.bind_loop(loop)
         app.state.presence.bind_loop(loop)
-        pairing = asyncio.create_task(pair_quick_play_forever())
+        background = [asyncio.create_task(pair_quick_play_forever()),
+                      asyncio.create_task(keep_clocks_forever())]
         yield
-        pairing.cancel()
+        for task in background:
+            task.cancel()
         engine.dispose()
 
     app = FastAPI(title="Stepwell", version="1.0", description=DESCRIPTION, lifespan=lifespan)
@@ -77,6 +82,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     def publish_record(record: MatchRecord) -> None:
         publish_match(app.state.bus, record)
+
+    async def keep_clocks_forever() -> None:
+        """Flag overdue players even when nobody is connected; at start-up this catches up on
+        every deadline that passed while the server was down."""
+        while True:
+            try:
+                await asyncio.to_thread(flag_overdue, app.state.session_factory, publish_record)
+                upcoming = await asyncio.to_thread(next_deadline, app.state.session_factory)
+            except Exception:  # keep watching clocks whatever one sweep hit
+                log.exception("clock sweep failed")
+                upcoming = None
+            delay = CLOCK_POLL_SECONDS
+            if upcoming is not None:
+                delay = min(delay, max(0.02, (upcoming - timesource.now()).total_seconds()))
+            await asyncio.sleep(delay)
 
     async def pair_quick_play_forever() -> None:
         """Pairing windows widen with waiting time, so waiting seekers are re-paired often."""

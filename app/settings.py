@@ -40,6 +40,8 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("STEPWELL_SECRET_KEY", "SECRET_KEY"),
     )
     seek_grace_seconds: float = 30.0
+    claim_after_seconds: float = 60.0
+    """How long a real-time opponent must be gone before the other player may claim the win."""
     """How long a seek outlives its creator's last open connection."""
     secure_cookies: bool = False
     """Set true behind HTTPS so the session cookie is never sent in clear."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 
@@ -10,6 +10,7 @@ from app.api import schemas
 from app.api.deps import CurrentUser, Matches, SessionDep, Viewer
 from app.services import identity
 from app.services.match_views import match_payload
+from app.services.offers import OfferService
 from games import registry
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -17,6 +18,8 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 router = APIRouter(prefix="/api/v1", responses=ERRORS)
+
+OfferKind = Literal["draw", "end", "takeback", "rematch"]
 
 
 @router.get("/games", response_model=list[schemas.GameOut], tags=["games"])
@@ -40,7 +43,8 @@ def who_am_i(user: CurrentUser) -> dict[str, Any]:
 @router.post("/matches", response_model=schemas.MatchOut, status_code=201, tags=["matches"])
 def create_match(body: schemas.MatchCreate, user: CurrentUser, matches: Matches) -> dict[str, Any]:
     """Create a match and take a seat; it starts when every seat is filled."""
-    record = matches.create(user, body.game, body.options, body.seat, body.players)
+    record = matches.create(user, body.game, body.options, body.seat, body.players,
+                            body.time_control)
     return match_payload(record, user.id)
 
 
@@ -69,6 +73,51 @@ def play_move(match_id: str, body: schemas.MoveIn, user: CurrentUser,
 def resign(match_id: str, user: CurrentUser, matches: Matches) -> dict[str, Any]:
     record = matches.resign(match_id, user)
     return match_payload(record, user.id)
+
+
+@router.post("/matches/{match_id}/abort", response_model=schemas.MatchOut, tags=["matches"])
+def abort(match_id: str, user: CurrentUser, matches: Matches) -> dict[str, Any]:
+    """Call the match off before every seat has moved: no result, no rating."""
+    return match_payload(matches.abort(match_id, user), user.id)
+
+
+@router.post("/matches/{match_id}/offers/{kind}", response_model=schemas.MatchOut,
+             tags=["matches"])
+def make_offer(match_id: str, kind: OfferKind, user: CurrentUser,
+               matches: Matches) -> dict[str, Any]:
+    """Offer `draw` (games that can draw), `end` (agree to end and score the position: Stairs),
+    `takeback` (casual games) or `rematch` (after the game). If the others already offered
+    the same, this accepts it."""
+    return match_payload(OfferService(matches).offer(match_id, user, kind), user.id)
+
+
+@router.post("/matches/{match_id}/offers/{kind}/accept", response_model=schemas.MatchOut,
+             tags=["matches"])
+def accept_offer(match_id: str, kind: OfferKind, user: CurrentUser,
+                 matches: Matches) -> dict[str, Any]:
+    return match_payload(OfferService(matches).accept(match_id, user, kind), user.id)
+
+
+@router.post("/matches/{match_id}/offers/{kind}/decline", response_model=schemas.MatchOut,
+             tags=["matches"])
+def decline_offer(match_id: str, kind: OfferKind, user: CurrentUser,
+                  matches: Matches) -> dict[str, Any]:
+    """Decline another player's offer, or withdraw your own."""
+    return match_payload(OfferService(matches).decline(match_id, user, kind), user.id)
+
+
+@router.post("/matches/{match_id}/claim-victory", response_model=schemas.MatchOut,
+             tags=["matches"])
+def claim_victory(match_id: str, user: CurrentUser, matches: Matches,
+                  request: Request) -> dict[str, Any]:
+    """In a real-time game, win when your opponents have been offline longer than the limit."""
+    record = matches.get(match_id)
+    presence = request.app.state.presence
+    away = {s.seat: presence.away_seconds(match_id, s.user_id)
+            for s in record.seats if s.user_id is not None}
+    settings = request.app.state.settings
+    return match_payload(matches.claim_victory(match_id, user, away, settings.claim_after_seconds),
+                         user.id)
 
 
 @router.get("/matches/{match_id}/moves", response_model=list[schemas.MoveRecordOut],

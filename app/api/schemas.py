@@ -38,6 +38,8 @@ Seat = int | Literal["random"]
 class MatchCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
+    time_control: dict[str, Any] | None = Field(default=None, examples=[
+        {"kind": "realtime", "minutes": 5, "increment": 3}, {"kind": "correspondence", "days": 3}])
     game: str = Field(examples=["stairs"])
     options: dict[str, Any] = Field(default_factory=dict)
     seat: Seat | None = Field(default=None, description="Seat to take; omitted = first free.")
@@ -94,6 +96,13 @@ class MatchOut(BaseModel):
     result: ResultOut | None
     rated: bool = False
     time_control: dict[str, Any] | None = None
+    clock: dict[str, Any] | None = Field(default=None, description=(
+        "remaining_ms per seat as of `as_of`, `ticking` seat (null before every seat moved), "
+        "`first_move_ms` left before an unstarted match aborts."))
+    offers: dict[str, Any] = Field(default_factory=dict, description=(
+        "Pending offers: kind -> seats that agreed; `rematch_match` once a rematch exists."))
+    eliminated: list[int] = Field(default_factory=list, description="Seats that left, in order.")
+    rematch_of: str | None = None
     created_at: str
     started_at: str | None
     finished_at: str | None

@@ -12,6 +12,9 @@ import itertools
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
+
+from app import timesource
 
 
 @dataclass(frozen=True)
@@ -31,6 +34,8 @@ class Presence:
         self._by_match: dict[str, dict[int, Connection]] = defaultdict(dict)
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._started_at = timesource.now()
+        self._left_match_at: dict[tuple[str, int], datetime] = {}
 
     def bind_loop(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
@@ -51,6 +56,8 @@ class Presence:
         if connection.match_id is not None:
             sockets = self._by_match.get(connection.match_id, {})
             sockets.pop(connection.id, None)
+            if connection.user_id is not None:
+                self._left_match_at[(connection.match_id, connection.user_id)] = timesource.now()
             if not sockets:
                 self._by_match.pop(connection.match_id, None)
         if connection.user_id is not None:
@@ -89,6 +96,14 @@ class Presence:
         spectators = {c.id for c in sockets if c.user_id not in player_ids}
         online = sorted({player_ids[c.user_id] for c in sockets if c.user_id in player_ids})
         return {"spectators": len(spectators), "online_seats": online}
+
+    def away_seconds(self, match_id: str, user_id: int) -> float:
+        """How long this user has had no socket open on this match (0 while connected)."""
+        sockets = self._by_match.get(match_id, {}).values()
+        if any(c.user_id == user_id for c in sockets):
+            return 0.0
+        left = self._left_match_at.get((match_id, user_id), self._started_at)
+        return (timesource.now() - left).total_seconds()
 
     def spectator_counts(self) -> dict[str, int]:
         return {match_id: sum(1 for c in sockets.values() if c.seat is None)

@@ -17,6 +17,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from app.db.models import Seek, User, utcnow
+from app.services import clocks
 from app.services.errors import Conflict, Forbidden, Invalid, NotFound
 from app.services.identity import Identity, identity_of
 from app.services.matches import MatchService, validate_setup
@@ -101,6 +102,7 @@ class LobbyService:
                     time_control: dict[str, Any] | None = None, seat: int | str = "random",
                     kind: str = "open", target: User | None = None) -> dict[str, Any]:
         setup = validate_setup(game, options, players)
+        time_control = clocks.parse_time_control(time_control)
         self._check_rated(rated, user)
         if seat != "random" and not (isinstance(seat, int) and 0 <= seat < setup.num_seats):
             raise Invalid(f"Seat must be 0–{setup.num_seats - 1} or 'random'.", code="invalid_seat")

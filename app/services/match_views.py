@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.services import clocks
 from app.services.records import MatchRecord
+from app.timesource import now
 from games import State, registry
 
 
@@ -43,6 +45,10 @@ def match_payload(record: MatchRecord, viewer_id: int | None) -> dict[str, Any]:
         "result": record.result,
         "rated": record.rated,
         "time_control": record.time_control,
+        "clock": clocks.public_clock(record.time_control, record.clock, to_move, now()),
+        "offers": record.offers or {},
+        "eliminated": record.eliminated,
+        "rematch_of": record.rematch_of,
         "created_at": record.created_at,
         "started_at": record.started_at,
         "finished_at": record.finished_at,

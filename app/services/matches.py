@@ -12,19 +12,22 @@ import secrets
 import string
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.db.models import Match, MatchPlayer, Move, utcnow
+from app.db.models import Match, MatchPlayer, Move
+from app.services import clocks
 from app.services.errors import Conflict, Forbidden, Invalid, NotFound
 from app.services.identity import Identity
 from app.services.ratings import apply_rated_result
 from app.services.records import MatchRecord, record_of
-from games import Game, IllegalMove, Result, registry
+from app.timesource import now
+from games import Game, IllegalMove, Result, State, registry
 
 MATCH_ID_ALPHABET = string.ascii_letters + string.digits
 MATCH_ID_LENGTH = 8
@@ -160,10 +163,11 @@ class MatchService:
         options: dict[str, Any] | None = None,
         seat: int | str | None = None,
         players: int | None = None,
+        time_control: dict[str, Any] | None = None,
     ) -> MatchRecord:
         """A new private match with the creator seated; it starts once every seat is taken."""
         setup = validate_setup(game_id, options, players)
-        match = self._new_match(setup, creator.id)
+        match = self._new_match(setup, creator.id, False, clocks.parse_time_control(time_control))
         chosen_seat = self._choose_seat(seat, set(), setup.num_seats)
         match.players.append(MatchPlayer(seat=chosen_seat, user_id=creator.id))
         self._start_if_full(match)
@@ -205,8 +209,12 @@ class MatchService:
 
     def _start_if_full(self, match: Match) -> None:
         if match.status == "waiting" and len(match.players) == match.num_seats:
+            moment = now()
             match.status = "active"
-            match.started_at = match.updated_at = utcnow()
+            match.started_at = match.updated_at = moment
+            match.clock = clocks.new_clock(match.time_control, match.num_seats, moment)
+            match.deadline_at = clocks.deadline(match.time_control, match.clock,
+                                                self.state_of(match).to_move)
 
     def join(self, match_id: str, user: Identity, seat: int | str | None = None) -> MatchRecord:
         match = self._load(match_id, lock=True)
@@ -226,7 +234,75 @@ class MatchService:
         self.publish(record)
         return record
 
-    # -- playing ------------------------------------------------------------------------------
+    # -- changing a match: one guarded commit for every kind of change ---------------------------
+
+    def _commit(self, match: Match, values: dict[str, Any], moves: list[Move] | None = None,
+                delete_after_ply: int | None = None) -> MatchRecord:
+        """Apply ``values`` if nobody changed the match meanwhile (its version), append ``moves``,
+        rate a rated match that just finished, commit, and announce the new record."""
+        updated = self.session.execute(
+            update(Match).where(Match.id == match.id, Match.version == match.version)
+            .values(**{"updated_at": now(), **values, "version": match.version + 1})
+            .execution_options(synchronize_session=False))
+        if updated.rowcount != 1:
+            self.session.rollback()
+            raise Conflict("The match changed meanwhile: refresh and try again.", code="stale_ply")
+        if delete_after_ply is not None:
+            self.session.execute(delete(Move).where(Move.match_id == match.id,
+                                                    Move.ply > delete_after_ply))
+        self.session.add_all(moves or [])
+        try:
+            self.session.flush()
+            if values.get("status") == "finished":
+                self.session.refresh(match)
+                apply_rated_result(self.session, match)
+            self.session.commit()
+        except IntegrityError:
+            self.session.rollback()
+            raise Conflict("Another move was played first: refresh and try again.",
+                           code="stale_ply") from None
+        self.session.refresh(match)
+        return self.announce(match)
+
+    def _progress(self, match: Match, state: State, played: list[tuple[int, str]],
+                  moment: datetime, eliminated: list[int]) -> tuple[dict[str, Any], list[Move]]:
+        """Values and move rows after ``played`` moves: automatic moves for eliminated seats,
+        clocks, the next deadline, and the result when the game (or the field) is finished."""
+        clock, rows = match.clock, []
+        ply = match.ply
+        rng = random.Random(match.seed + ply)
+        active = [s for s in range(match.num_seats) if s not in eliminated]
+        queue = list(played)
+        while queue or (not state.is_over and state.to_move in eliminated and len(active) > 1):
+            if queue:
+                seat, move = queue.pop(0)
+            else:  # a seat that resigned or timed out: its choices are made for it
+                seat, move = state.to_move, rng.choice(state.legal_moves())  # type: ignore[assignment]
+                state = state.play(move)
+            clock, spent = clocks.after_move(match.time_control, clock, seat, state.to_move,
+                                             match.num_seats, moment)
+            ply += 1
+            rows.append(Move(match_id=match.id, ply=ply, seat=seat, move=move,
+                             time_spent_ms=spent, created_at=moment))
+        values: dict[str, Any] = {"ply": ply, "snapshot": state.to_json(), "clock": clock,
+                                  "eliminated": eliminated, "updated_at": moment,
+                                  "offers": _without(match.offers, "draw", "end", "takeback")}
+        result = None
+        if len(active) <= 1:
+            result = _standings_result(active, eliminated, state.result, "last player standing")
+        elif state.is_over:
+            assert state.result is not None
+            result = _standings_result(active, eliminated, state.result, state.result.reason)
+        if result is not None:
+            values |= {"status": "finished", "finished_at": moment, "result": result,
+                       "deadline_at": None}
+        else:
+            values["deadline_at"] = clocks.deadline(match.time_control, clock, state.to_move)
+        return values, rows
+
+    def _require_active(self, match: Match) -> None:
+        if match.status != "active":
+            raise Conflict(f"The match is {match.status}, not in play.", code="match_not_active")
 
     def _seat_of(self, match: Match, user: Identity) -> int:
         for player in match.players:
@@ -234,84 +310,123 @@ class MatchService:
                 return player.seat
         raise Forbidden("You are not a player in this match.", code="not_a_player")
 
+    def state_of(self, match: Match) -> State:
+        return registry.get(match.game).from_json(match.snapshot)
+
+    # -- playing ------------------------------------------------------------------------------
+
     def play(self, match_id: str, user: Identity, move: str, expected_ply: int) -> MatchRecord:
         """Validate and append one move, or change nothing and raise."""
         match = self._load(match_id)
         seat = self._seat_of(match, user)
-        if match.status != "active":
-            raise Conflict(f"The match is {match.status}, not in play.", code="match_not_active")
+        self._require_active(match)
         if expected_ply != match.ply:
             raise Conflict(
                 f"The match is at ply {match.ply}, not {expected_ply}: refresh and try again.",
-                code="stale_ply",
-            )
-        game = registry.get(match.game)
-        state = game.from_json(match.snapshot)
+                code="stale_ply")
+        moment = now()
+        if match.deadline_at is not None and moment >= match.deadline_at:
+            self.flag(match.id)
+            raise Conflict("Your time ran out before this move arrived.", code="time_out")
+        state = self.state_of(match)
         if state.to_move != seat:
             raise Forbidden("It is not your turn.", code="not_your_turn")
         try:
             following = state.play(move)
         except IllegalMove as error:
             raise Invalid(error.reason, code="illegal_move") from None
-        canonical = state.canonical_move(move)
-        now = utcnow()
-        values: dict[str, Any] = {"ply": match.ply + 1, "snapshot": following.to_json(),
-                                  "updated_at": now}
-        if following.is_over:
-            assert following.result is not None
-            values |= {"status": "finished", "finished_at": now,
-                       "result": following.result.to_json()}
-        updated = self.session.execute(
-            update(Match)
-            .where(Match.id == match.id, Match.ply == expected_ply, Match.status == "active")
-            .values(**values)
-            .execution_options(synchronize_session=False)
-        )
-        if updated.rowcount != 1:
-            self.session.rollback()
-            raise Conflict("Another move was played first: refresh and try again.",
-                           code="stale_ply")
-        spent = int((now - (match.updated_at or now)).total_seconds() * 1000)
-        self.session.add(Move(match_id=match.id, ply=expected_ply + 1, seat=seat,
-                              move=canonical, time_spent_ms=max(spent, 0), created_at=now))
-        if following.is_over:
-            self.session.refresh(match)
-            apply_rated_result(self.session, match)
-        try:
-            self.session.commit()
-        except IntegrityError:
-            self.session.rollback()
-            raise Conflict("Another move was played first: refresh and try again.",
-                           code="stale_ply") from None
-        self.session.refresh(match)
-        record = self._record(match)
-        self.publish(record)
-        return record
+        values, rows = self._progress(match, following, [(seat, state.canonical_move(move))],
+                                      moment, list(match.eliminated or []))
+        return self._commit(match, values, rows)
 
     def resign(self, match_id: str, user: Identity) -> MatchRecord:
-        """The resigning seat loses; the others share the win (clocks and offers come later)."""
+        """Two players: the other wins. More: the resigning seat is ranked last and its remaining
+        choices are made automatically so the others can finish."""
         match = self._load(match_id)
         seat = self._seat_of(match, user)
-        if match.status == "finished":
-            raise Conflict("The match is already over.", code="match_not_active")
-        others = tuple(s for s in range(match.num_seats) if s != seat)
-        result = Result(winners=others, ranking=(others, (seat,)), reason="resignation",
-                        details={"resigned": seat})
-        now = utcnow()
-        updated = self.session.execute(
-            update(Match)
-            .where(Match.id == match.id, Match.ply == match.ply, Match.status == match.status)
-            .values(status="finished", result=result.to_json(), finished_at=now, updated_at=now)
-            .execution_options(synchronize_session=False)
-        )
-        if updated.rowcount != 1:
-            self.session.rollback()
-            raise Conflict("The match changed meanwhile: try again.", code="stale_ply")
-        self.session.refresh(match)
-        apply_rated_result(self.session, match)
-        self.session.commit()
-        self.session.refresh(match)
-        record = self._record(match)
-        self.publish(record)
-        return record
+        self._require_active(match)
+        if seat in (match.eliminated or []):
+            raise Conflict("You have already left this match.", code="already_out")
+        return self._eliminate(match, seat, "resignation", now())
 
+    def _eliminate(self, match: Match, seat: int, reason: str, moment: datetime) -> MatchRecord:
+        eliminated = [*(match.eliminated or []), seat]
+        values, rows = self._progress(match, self.state_of(match), [], moment, eliminated)
+        if values.get("status") == "finished":
+            values["result"]["reason"] = reason
+            values["result"]["details"] = {**values["result"].get("details", {}),
+                                           "out": eliminated}
+        return self._commit(match, values, rows)
+
+    def flag(self, match_id: str) -> MatchRecord | None:
+        """The player to move has run out of time (at the stored deadline, even if found late).
+        Before clocks start, a missed first move aborts the match instead."""
+        match = self._load(match_id)
+        if match.status != "active" or match.deadline_at is None or now() < match.deadline_at:
+            return None
+        state = self.state_of(match)
+        moment = match.deadline_at
+        if not (match.clock or {}).get("running", False):
+            return self._commit(match, {"status": "aborted", "deadline_at": None,
+                                        "finished_at": moment, "updated_at": moment})
+        assert state.to_move is not None
+        clock = dict(match.clock or {})
+        clock["remaining_ms"] = [0 if s == state.to_move else ms
+                                 for s, ms in enumerate(clock["remaining_ms"])]
+        match.clock = clock
+        return self._eliminate(match, state.to_move, "timeout", moment)
+
+    def claim_victory(self, match_id: str, user: Identity, away_seconds: dict[int, float],
+                      threshold_seconds: float) -> MatchRecord:
+        """In a real-time game, win when every other player still in has been gone too long."""
+        match = self._load(match_id)
+        seat = self._seat_of(match, user)
+        self._require_active(match)
+        if (match.time_control or {}).get("kind") != "realtime":
+            raise Conflict("Only real-time games can be claimed.", code="cannot_claim")
+        others = [s for s in range(match.num_seats) if s != seat and s not in (match.eliminated or [])]
+        waiting = [s for s in others if away_seconds.get(s, 0.0) < threshold_seconds]
+        if waiting:
+            left = min(threshold_seconds - away_seconds.get(s, 0.0) for s in waiting)
+            raise Conflict(f"Your opponent may still come back: try again in {left:.0f} s.",
+                           code="cannot_claim")
+        eliminated = [*(match.eliminated or []), *others]
+        values, rows = self._progress(match, self.state_of(match), [], now(), eliminated)
+        values["result"]["reason"] = "opponent left"
+        return self._commit(match, values, rows)
+
+    def abort(self, match_id: str, user: Identity) -> MatchRecord:
+        """Call a match off before every seat has moved: no result, no rating."""
+        match = self._load(match_id)
+        self._seat_of(match, user)
+        if match.status not in ("waiting", "active"):
+            raise Conflict(f"The match is {match.status}.", code="match_not_active")
+        movers = set(self.session.scalars(select(Move.seat).where(Move.match_id == match.id)))
+        if match.status == "active" and len(movers) >= match.num_seats:
+            raise Conflict("Everyone has moved: resign instead of aborting.", code="cannot_abort")
+        moment = now()
+        return self._commit(match, {"status": "aborted", "deadline_at": None,
+                                    "finished_at": moment, "updated_at": moment})
+
+
+def _without(offers: dict[str, Any] | None, *kinds: str) -> dict[str, Any]:
+    return {k: v for k, v in (offers or {}).items() if k not in kinds}
+
+
+def _standings_result(active: list[int], eliminated: list[int], engine_result: Result | None,
+                      reason: str) -> dict[str, Any]:
+    """The engine's ranking among the seats still in, then the eliminated seats, the first to
+    leave ranked last. Without eliminations this is exactly the engine's result."""
+    if engine_result is not None and len(active) > 1:
+        groups = [[s for s in group if s in active] for group in engine_result.ranking]
+        groups = [group for group in groups if group]
+        winners = [s for s in engine_result.winners if s in active]
+        scores, details = engine_result.scores, engine_result.details
+    else:
+        groups = [active] if active else []
+        winners = list(active)
+        scores = engine_result.scores if engine_result else None
+        details = {}
+    return {"winners": winners, "ranking": groups + [[seat] for seat in reversed(eliminated)],
+            "scores": None if scores is None else list(scores), "reason": reason,
+            "details": details}

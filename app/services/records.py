@@ -40,6 +40,8 @@ class MatchRecord:
     time_control: dict[str, Any] | None = None
     clock: dict[str, Any] | None = None
     offers: dict[str, Any] | None = None
+    eliminated: list[int] = field(default_factory=list)
+    rematch_of: str | None = None
 
     def seat_of(self, user_id: int | None) -> int | None:
         """The first seat this user holds (a user may hold several only in a self-play test)."""
@@ -91,4 +93,6 @@ def record_of(match: Match, last_move: dict[str, Any] | None = None) -> MatchRec
         time_control=match.time_control,
         clock=match.clock,
         offers=match.offers,
+        eliminated=list(match.eliminated or []),
+        rematch_of=match.rematch_of,
     )

@@ -245,9 +245,9 @@ def test_cookie_writes_need_the_csrf_header(client: TestClient) -> None:
                                       "csrf": _csrf(page.text)}, follow_redirects=False)
     assert form.status_code == 303
     match_id = form.headers["location"].rsplit("/", 1)[-1]
-    response = client.post(f"/api/v1/matches/{match_id}/resign")
+    response = client.post(f"/api/v1/matches/{match_id}/abort")
     assert response.status_code == 403 and response.json()["code"] == "csrf_failed"
-    ok = client.post(f"/api/v1/matches/{match_id}/resign",
+    ok = client.post(f"/api/v1/matches/{match_id}/abort",
                      headers={"X-CSRF-Token": _csrf(page.text)})
     assert ok.status_code == 200
 

@@ -35,7 +35,7 @@ def test_home_lists_every_game_with_a_create_form(browser: TestClient) -> None:
 def test_language_follows_the_browser_and_the_switcher(browser: TestClient) -> None:
     english = browser.get("/", headers={"Accept-Language": "en-GB,en;q=0.9"}).text
     japanese = browser.get("/", headers={"Accept-Language": "ja,en;q=0.5"}).text
-    assert 'lang="en"' in english and "Create match" in english
+    assert 'lang="en"' in english and "Create a game" in english
     assert 'lang="ja"' in japanese and "対局を作る" in japanese
     switched = browser.get("/lang/ja?next=/rules", follow_redirects=False)
     assert switched.status_code == 303 and switched.headers["location"] == "/rules"

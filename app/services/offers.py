@@ -1,0 +1,145 @@
+"""Offers between players: draw (games that can draw), agree to end and score the position
+(games that score any position, e.g. Stairs), takeback (casual, perfect-information games) and
+rematch (seats rotated). An offer waits in ``match.offers`` until another player accepts or
+declines it; making an offer the other side already made accepts it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from app.db.models import Match, Move
+from app.services import clocks
+from app.services.errors import Conflict, Invalid
+from app.services.identity import Identity
+from app.services.matches import MatchService, validate_setup
+from app.services.records import MatchRecord
+from app.timesource import now
+from games import Result, registry
+
+KINDS = ("draw", "end", "takeback", "rematch")
+
+
+class OfferService:
+    def __init__(self, matches: MatchService) -> None:
+        self.matches = matches
+        self.session = matches.session
+
+    def allowed(self, match: Match, kind: str) -> str | None:
+        """Why ``kind`` cannot be offered now, or None when it can."""
+        game = registry.get(match.game)
+        if kind == "rematch":
+            return None if match.status in ("finished", "aborted") else "Rematches come after the game."
+        if match.status != "active":
+            return "The match is not in play."
+        if kind == "draw":
+            return None if getattr(game, "can_draw", False) else f"{game.title} has no draws."
+        if kind == "end":
+            state = self.matches.state_of(match)
+            return None if hasattr(state, "score_now") else f"{game.title} cannot be scored early."
+        if kind == "takeback":
+            if match.rated:
+                return "Takebacks are for casual games."
+            if game.hidden_information or game.has_chance:
+                return "Takebacks would reveal hidden cards in this game."
+            return None
+        return f"Unknown offer {kind!r}."
+
+    def offer(self, match_id: str, user: Identity, kind: str) -> MatchRecord:
+        match = self.matches._load(match_id)
+        seat = self.matches._seat_of(match, user)
+        if kind not in KINDS:
+            raise Invalid(f"Offers are {', '.join(KINDS)}.", code="invalid_offer")
+        reason = self.allowed(match, kind)
+        if reason:
+            raise Conflict(reason, code="offer_not_allowed")
+        offers = dict(match.offers or {})
+        if kind == "takeback" and not self._last_move_of(match, seat):
+            raise Conflict("You have no move to take back.", code="offer_not_allowed")
+        agreed = set(offers.get(kind, [])) | {seat}
+        if self._everyone_agrees(match, agreed):
+            return self._carry_out(match, kind, seat)
+        offers[kind] = sorted(agreed)
+        return self.matches._commit(match, {"offers": offers})
+
+    def accept(self, match_id: str, user: Identity, kind: str) -> MatchRecord:
+        match = self.matches._load(match_id)
+        seat = self.matches._seat_of(match, user)
+        pending = (match.offers or {}).get(kind)
+        if not pending or pending == [seat]:
+            raise Conflict(f"There is no {kind} offer to accept.", code="no_offer")
+        return self.offer(match_id, user, kind)
+
+    def decline(self, match_id: str, user: Identity, kind: str) -> MatchRecord:
+        """Decline someone's offer, or withdraw your own."""
+        match = self.matches._load(match_id)
+        self.matches._seat_of(match, user)
+        offers = dict(match.offers or {})
+        if kind not in offers:
+            raise Conflict(f"There is no {kind} offer.", code="no_offer")
+        del offers[kind]
+        return self.matches._commit(match, {"offers": offers})
+
+    def _everyone_agrees(self, match: Match, agreed: set[int]) -> bool:
+        still_in = {s for s in range(match.num_seats) if s not in (match.eliminated or [])}
+        return still_in <= agreed
+
+    def _last_move_of(self, match: Match, seat: int) -> Move | None:
+        return self.session.scalar(select(Move).where(Move.match_id == match.id, Move.seat == seat)
+                                   .order_by(Move.ply.desc()).limit(1))
+
+    def _carry_out(self, match: Match, kind: str, seat: int) -> MatchRecord:
+        moment = now()
+        offers = {k: v for k, v in (match.offers or {}).items() if k != kind}
+        if kind in ("draw", "end"):
+            if kind == "draw":
+                seats = tuple(range(match.num_seats))
+                result = Result((), (seats,), None, "draw agreed").to_json()
+            else:
+                result = self.matches.state_of(match).score_now().to_json()  # type: ignore[attr-defined]
+                result["reason"] = f"agreed end: {result['reason']}"
+            return self.matches._commit(match, {"status": "finished", "result": result,
+                                                "finished_at": moment, "deadline_at": None,
+                                                "offers": offers})
+        if kind == "takeback":
+            return self._take_back(match, offers)
+        return self._rematch(match, offers)
+
+    def _take_back(self, match: Match, offers: dict[str, Any]) -> MatchRecord:
+        """Undo back to before the requester's last move (their reply too, if any)."""
+        requester = sorted((match.offers or {}).get("takeback", []))
+        requester_seat = requester[0] if requester else None
+        last = self._last_move_of(match, requester_seat) if requester_seat is not None else None
+        if last is None:
+            raise Conflict("There is no move to take back.", code="no_offer")
+        keep = last.ply - 1
+        moves = [m.move for m in self.session.scalars(
+            select(Move).where(Move.match_id == match.id, Move.ply <= keep).order_by(Move.ply))]
+        game = registry.get(match.game)
+        state = game.new_state(players=match.num_seats, options=match.options, seed=match.seed)
+        for move in moves:
+            state = state.play(move)
+        clock = dict(match.clock) if match.clock else None
+        if clock:
+            clock["turn_started_at"] = now().isoformat()
+        return self.matches._commit(
+            match, {"ply": keep, "snapshot": state.to_json(), "offers": offers, "clock": clock,
+                    "deadline_at": clocks.deadline(match.time_control, clock, state.to_move)},
+            delete_after_ply=keep)
+
+    def _rematch(self, match: Match, offers: dict[str, Any]) -> MatchRecord:
+        """A new match between the same players with the seats rotated (colours swapped)."""
+        users = [p.user_id for p in sorted(match.players, key=lambda p: p.seat)]
+        rotated = users[1:] + users[:1]
+        setup = validate_setup(match.game, match.options, match.num_seats)
+        fresh = self.matches.create_started(setup, rotated, match.rated, match.time_control,
+                                            creator_id=match.created_by)
+        fresh.rematch_of = match.id
+        self.session.flush()
+        offers["rematch_match"] = fresh.id
+        record = self.matches._commit(match, {"offers": offers})
+        self.matches.announce(fresh)
+        return record
+
+

@@ -138,6 +138,8 @@ class Game(ABC):
     options: ClassVar[type[GameOptions]]
     hidden_information: ClassVar[bool] = False
     has_chance: ClassVar[bool] = False
+    can_draw: ClassVar[bool] = False
+    """Whether a game can end drawn (players may then agree to a draw)."""
 
     @abstractmethod
     def new_state(
@@ -166,6 +168,7 @@ class Game(ABC):
             "min_players": self.min_players,
             "max_players": self.max_players,
             "hidden_information": self.hidden_information,
+            "can_draw": self.can_draw,
             "options": self.options.model_json_schema(),
             "defaults": self.options().model_dump(),
         }

@@ -55,7 +55,7 @@ class OfferService:
         if reason:
             raise Conflict(reason, code="offer_not_allowed")
         offers = dict(match.offers or {})
-        if kind == "takeback" and not self._last_move_of(match, seat):
+        if kind == "takeback" and kind not in offers and not self._last_move_of(match, seat):
             raise Conflict("You have no move to take back.", code="offer_not_allowed")
         agreed = set(offers.get(kind, [])) | {seat}
         if self._everyone_agrees(match, agreed):

@@ -323,6 +323,7 @@ class ScalasGame(Game):
     min_players = 2
     max_players = 2
     options = ScalasOptions
+    can_draw = True
 
     def new_state(
         self, players: int = 2, options: dict[str, Any] | None = None, seed: int = 0

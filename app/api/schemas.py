@@ -103,6 +103,7 @@ class MatchOut(BaseModel):
         "Pending offers: kind -> seats that agreed; `rematch_match` once a rematch exists."))
     eliminated: list[int] = Field(default_factory=list, description="Seats that left, in order.")
     rematch_of: str | None = None
+    offer_kinds: list[str] = Field(default_factory=list, description="Offers this game allows.")
     created_at: str
     started_at: str | None
     finished_at: str | None

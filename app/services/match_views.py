@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.services import clocks
+from app.services.offers import offer_kinds
 from app.services.records import MatchRecord
 from app.timesource import now
 from games import State, registry
@@ -49,6 +50,7 @@ def match_payload(record: MatchRecord, viewer_id: int | None) -> dict[str, Any]:
         "offers": record.offers or {},
         "eliminated": record.eliminated,
         "rematch_of": record.rematch_of,
+        "offer_kinds": offer_kinds(registry.get(record.game), state, record.rated),
         "created_at": record.created_at,
         "started_at": record.started_at,
         "finished_at": record.finished_at,

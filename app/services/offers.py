@@ -16,9 +16,21 @@ from app.services.identity import Identity
 from app.services.matches import MatchService, validate_setup
 from app.services.records import MatchRecord
 from app.timesource import now
-from games import Result, registry
+from games import Game, Result, State, registry
 
 KINDS = ("draw", "end", "takeback", "rematch")
+
+
+def offer_kinds(game: Game, state: State, rated: bool) -> list[str]:
+    """The offers a game in play allows (rematch is offered after the game)."""
+    kinds = []
+    if game.can_draw:
+        kinds.append("draw")
+    if hasattr(state, "score_now"):
+        kinds.append("end")
+    if not rated and not game.hidden_information and not game.has_chance:
+        kinds.append("takeback")
+    return kinds
 
 
 class OfferService:
@@ -33,18 +45,14 @@ class OfferService:
             return None if match.status in ("finished", "aborted") else "Rematches come after the game."
         if match.status != "active":
             return "The match is not in play."
-        if kind == "draw":
-            return None if getattr(game, "can_draw", False) else f"{game.title} has no draws."
-        if kind == "end":
-            state = self.matches.state_of(match)
-            return None if hasattr(state, "score_now") else f"{game.title} cannot be scored early."
-        if kind == "takeback":
-            if match.rated:
-                return "Takebacks are for casual games."
-            if game.hidden_information or game.has_chance:
-                return "Takebacks would reveal hidden cards in this game."
+        if kind in offer_kinds(game, self.matches.state_of(match), match.rated):
             return None
-        return f"Unknown offer {kind!r}."
+        return {
+            "draw": f"{game.title} has no draws.",
+            "end": f"{game.title} cannot be scored early.",
+            "takeback": "Takebacks are for casual games."
+            if match.rated else "Takebacks would reveal hidden cards in this game.",
+        }.get(kind, f"Unknown offer {kind!r}.")
 
     def offer(self, match_id: str, user: Identity, kind: str) -> MatchRecord:
         match = self.matches._load(match_id)

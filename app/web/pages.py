@@ -27,6 +27,20 @@ router = APIRouter(include_in_schema=False)
 
 OPTION_PREFIX = "opt_"
 
+# The time controls offered in the forms: value -> (label, time control for the API).
+CLOCK_PRESETS: dict[str, tuple[str, dict[str, Any] | None]] = {
+    "none": (i18n.N_("No clock"), None),
+    "rt:3:2": ("3+2", {"kind": "realtime", "minutes": 3, "increment": 2}),
+    "rt:5:3": ("5+3", {"kind": "realtime", "minutes": 5, "increment": 3}),
+    "rt:10:5": ("10+5", {"kind": "realtime", "minutes": 10, "increment": 5}),
+    "rt:15:10": ("15+10", {"kind": "realtime", "minutes": 15, "increment": 10}),
+    "rt:30:0": ("30+0", {"kind": "realtime", "minutes": 30, "increment": 0}),
+    "cp:1": (i18n.N_("1 day per move"), {"kind": "correspondence", "days": 1}),
+    "cp:3": (i18n.N_("3 days per move"), {"kind": "correspondence", "days": 3}),
+    "cp:7": (i18n.N_("7 days per move"), {"kind": "correspondence", "days": 7}),
+    "cp:14": (i18n.N_("14 days per move"), {"kind": "correspondence", "days": 14}),
+}
+
 
 def option_fields(game_id: str) -> list[dict[str, Any]]:
     """Form fields for a game's options, derived from its options schema (arrays stay API-only)."""
@@ -82,7 +96,7 @@ def home(request: Request, session: SessionDep, lobby: Lobby) -> Response:
     viewer = page_viewer(request, session)
     games = [{**game.describe(), "fields": option_fields(game.id)} for game in registry.all_games()]
     seeks = lobby.visible_to(lobby.open_seeks(), viewer.id if viewer else None)
-    return render(request, "home.html", games=games, seeks=seeks)
+    return render(request, "home.html", games=games, seeks=seeks, clock_presets=CLOCK_PRESETS)
 
 
 @router.post("/guest")
@@ -110,11 +124,12 @@ async def create_from_form(request: Request, session: SessionDep, matches: Match
     players_raw = str(form.get("players", "") or "")
     players = int(players_raw) if players_raw.isdigit() else None
     options = _options_from_form(game_id, form)
+    time_control = CLOCK_PRESETS.get(str(form.get("clock", "none")), CLOCK_PRESETS["none"])[1]
     if form.get("mode") == "lobby":
         lobby.create_seek(user, game_id, options, players, rated=form.get("rated") is not None,
-                          seat=seat)
+                          time_control=time_control, seat=seat)
         return RedirectResponse("/#lobby", status_code=303)
-    record = matches.create(user, game_id, options, seat, players)
+    record = matches.create(user, game_id, options, seat, players, time_control)
     return RedirectResponse(f"/m/{record.id}", status_code=303)
 
 

@@ -64,7 +64,10 @@ function renderSeeks() {
     const seats = document.createElement("td");
     seats.textContent = `${seek.joined.length}/${seek.seats}`;
     const mode = document.createElement("td");
-    mode.textContent = (seek.rated ? t("rated") : t("casual")) + (seek.kind === "quick" ? ` · ${t("quick")}` : "");
+    const control = seek.time_control;
+    const clock = !control ? "" : control.kind === "realtime" ? ` · ${control.minutes}+${control.increment}`
+      : ` · ${t("days_per_move", { days: control.days })}`;
+    mode.textContent = (seek.rated ? t("rated") : t("casual")) + clock + (seek.kind === "quick" ? ` · ${t("quick")}` : "");
     const actions = document.createElement("td");
     if (viewerId !== null) {
       if (seek.creator.id === viewerId) {

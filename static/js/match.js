@@ -3,6 +3,7 @@
 //   mountBoard(root, {submit(move), t(key)}) -> {update(match)}
 // and optionally seatInfo(match, seat) -> {label, colour}.
 import { api, t } from "./api.js";
+import { Clocks, renderActions } from "./match-actions.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
@@ -16,6 +17,8 @@ let presence = { spectators: 0, online_seats: [] };
 let frames = null; // replay: the public view after every ply (loaded when the game is over)
 let replayPly = null; // null = live position
 const ratings = JSON.parse(document.getElementById("seat-ratings")?.textContent || "{}");
+const clocks = new Clocks();
+const seenRematch = new URLSearchParams(location.search).has("ply");
 
 const $ = (id) => document.getElementById(id);
 
@@ -73,6 +76,13 @@ function renderSeats() {
       badge.textContent = `${rating.display}${rating.provisional ? "?" : ""}`;
       item.append(badge);
     }
+    if (match.clock) {
+      const clock = document.createElement("span");
+      clock.className = "clock";
+      clock.dataset.clockSeat = seat.seat;
+      item.append(clock);
+    }
+    if (match.eliminated?.includes(seat.seat)) item.classList.add("eliminated");
     if (match.your_seat === seat.seat) {
       const you = document.createElement("span");
       you.className = "you";
@@ -94,7 +104,10 @@ function resultText() {
     text = winners[0] === match.your_seat ? t("you_win") : t("you_lose");
     text += ` — ${t("winner", { name: playerName(winners[0]) })}`;
   } else text = t("winner", { name: playerName(winners[0]) });
-  if (result.reason === "resignation") text += ` (${t("reason_resignation")})`;
+  const reasons = { resignation: "reason_resignation", timeout: "reason_timeout",
+    "opponent left": "reason_left", "draw agreed": "reason_draw_agreed" };
+  if (reasons[result.reason]) text += ` (${t(reasons[result.reason])})`;
+  else if (result.reason?.startsWith("agreed end")) text += ` (${t("reason_agreed_end")})`;
   return text;
 }
 
@@ -102,13 +115,14 @@ function renderStatus() {
   const line = $("status-line");
   line.classList.toggle("my-turn", match.status === "active" && match.to_move === match.your_seat);
   if (match.status === "waiting") line.textContent = t("waiting_players");
+  else if (match.status === "aborted") line.textContent = t("aborted");
   else if (match.status === "finished") line.textContent = t("game_over");
   else if (match.to_move === match.your_seat) line.textContent = t("your_turn");
   else line.textContent = t("their_turn", { name: playerName(match.to_move) });
   const banner = $("result-banner");
   banner.hidden = match.status !== "finished";
   banner.textContent = resultText();
-  $("resign-button").hidden = !(match.your_seat !== null && match.status === "active");
+  renderActions($("match-actions"), match, { apply: applyMatch, showError, presence });
   $("invite-row").hidden = match.status !== "waiting";
   const joinForm = document.querySelector(".join-form");
   if (joinForm && match.status !== "waiting") joinForm.hidden = true;
@@ -155,13 +169,20 @@ function applyMatch(next) {
   else if (next.ply === moves.length + 1) { moves.push(next.last_move); renderMoves(); }
   renderSeats();
   renderStatus();
+  clocks.update(match);
   if (replayPly === null) board?.update(match);
+  const rematch = match.offers?.rematch_match;
+  if (rematch && match.your_seat !== null && !seenRematch && root.dataset.rematch !== rematch) {
+    root.dataset.rematch = rematch;
+    location.href = `/m/${rematch}`;  // both players follow the accepted rematch
+  }
   root.dataset.ply = String(match.ply);
   root.dataset.status = match.status;
   if (match.status === "finished" && !frames) loadReplay();
 }
 
 function renderPresence() {
+  renderActions($("match-actions"), match, { apply: applyMatch, showError, presence });
   const line = $("presence");
   line.textContent = presence.spectators > 0 ? t("watching", { n: presence.spectators }) : "";
   line.dataset.spectators = String(presence.spectators);
@@ -258,11 +279,6 @@ function wireLinks() {
       button.textContent = t("copied");
     });
   }
-  $("resign-button").addEventListener("click", async () => {
-    if (!confirm(t("confirm_resign"))) return;
-    try { applyMatch(await api("POST", `/api/v1/matches/${matchId}/resign`)); }
-    catch (error) { showError(error.message); }
-  });
 }
 
 async function start() {

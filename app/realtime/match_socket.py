@@ -59,6 +59,19 @@ def state_message(record: MatchRecord, viewer: Identity | None) -> dict[str, Any
     return {"type": "state", **match_payload(record, viewer.id if viewer else None)}
 
 
+def change_events(previous: MatchRecord, current: MatchRecord, state: dict[str, Any]
+                  ) -> list[dict[str, Any]]:
+    """Typed events after a state message, for clients that only care about one thing."""
+    events = []
+    if state.get("clock") is not None:
+        events.append({"type": "clock", "ply": current.ply, **state["clock"]})
+    if (previous.offers or {}) != (current.offers or {}):
+        events.append({"type": "offer", "ply": current.ply, "offers": current.offers or {}})
+    if current.status != previous.status and current.status in ("finished", "aborted"):
+        events.append({"type": "result", "status": current.status, "result": current.result})
+    return events
+
+
 @router.websocket("/api/v1/matches/{match_id}/ws")
 async def match_socket(websocket: WebSocket, match_id: str) -> None:
     bus = websocket.app.state.bus
@@ -97,10 +110,14 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
                     await websocket.send_json(message)  # clock ticks, offers, …
                     continue
                 incoming = MatchRecord.from_json(message["record"])
-                if incoming.ply < latest.ply:
+                if incoming.ply < latest.ply and incoming.status == latest.status \
+                        and incoming.offers == latest.offers:
                     continue  # an older event overtaken by a newer one
-                latest = incoming
-                await websocket.send_json(state_message(latest, viewer))
+                previous, latest = latest, incoming
+                state = state_message(latest, viewer)
+                await websocket.send_json(state)
+                for event in change_events(previous, latest, state):
+                    await websocket.send_json(event)
 
         async def answer_client() -> None:
             while True:

@@ -5,6 +5,8 @@ result banner."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 from playwright.sync_api import expect
 
@@ -50,7 +52,7 @@ def test_two_players_and_a_spectator_play_sight(live_server: str, new_page) -> N
     for ply, (seat, kind, first, second) in enumerate(SCRIPT):
         mover = players[seat]
         mover.wait_for_selector(f'#match[data-ply="{ply}"]')
-        point = lambda name: mover.locator(f'#board g.sight-point[data-point="{name}"]')  # noqa: E731
+        point = partial(_point, mover)
         if kind == "place":
             expect(point(first)).to_have_class(has_class("target"))
             assert point(first).get_attribute("data-move") == first
@@ -94,3 +96,7 @@ def test_two_players_and_a_spectator_play_sight(live_server: str, new_page) -> N
     screenshot(dark, "sight-finished-375")
     for page in (light, dark, spectator):
         assert page.js_errors == []
+
+
+def _point(page, name: str):  # type: ignore[no-untyped-def]
+    return page.locator(f'#board g.sight-point[data-point="{name}"]')

@@ -78,8 +78,11 @@ def test_three_players_and_a_spectator_play_town(live_server: str, new_page, sto
     red, blue, green = new_page(), new_page(), new_page(width=375)
     spectator = new_page()
     frames: list[str] = []
-    spectator.on("websocket", lambda ws: ws.on(
-        "framereceived", lambda payload: frames.append(payload if isinstance(payload, str) else payload.decode())))
+
+    def record(payload: str | bytes) -> None:
+        frames.append(payload if isinstance(payload, str) else payload.decode())
+
+    spectator.on("websocket", lambda ws: ws.on("framereceived", record))
 
     match_id = create_match(red, live_server, "town", NAMES[0], seat="0", players=3)
     expect(red.locator("#board [data-player-seat]")).to_have_count(3)
@@ -150,7 +153,7 @@ def test_three_players_and_a_spectator_play_town(live_server: str, new_page, sto
         page.wait_for_selector('#board[data-phase="walk"]')
     check_spectator("first walk begins")
     peek = clients[1].get(f"/api/v1/matches/{match_id}").json()["view"]["start_cards"]
-    assert peek == [secrets["start_cards"][0], secrets["start_cards"][1], None], "a player sees only their own"
+    assert peek == [*secrets["start_cards"][:2], None], "a player sees only their own start card"
     rng = random.Random(9)
     choices = 0
     walkers_seen = set()
@@ -223,7 +226,8 @@ def test_a_four_player_town_shows_four_seats(live_server: str, new_page) -> None
     expect(host.locator('#board [data-player-seat="2"]')).to_contain_text("Aiko")
     expect(host.locator('#board [data-player-seat="2"] [data-start]')).not_to_have_attribute("data-start", "")
     for seat in (0, 1, 3):
-        expect(host.locator(f'#board [data-player-seat="{seat}"] [data-start]')).to_have_attribute("data-start", "")
+        start = host.locator(f'#board [data-player-seat="{seat}"] [data-start]')
+        expect(start).to_have_attribute("data-start", "")
     guest = new_page()
     join_match(guest, host.locator("#invite-link").input_value(), "Ben")
     expect(host.locator("#seats li .name")).to_have_count(2)

@@ -14,7 +14,7 @@ def next_state(ws) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     """The next state message, skipping presence updates that may come in between."""
     while True:
         message = ws.receive_json()
-        if message["type"] != "presence":
+        if message["type"] not in ("presence", "clock", "offer", "result"):
             return message
 
 
@@ -101,3 +101,25 @@ def test_spectator_count_and_online_seats_are_pushed(client: TestClient) -> None
                 if message["type"] == "presence" and message["spectators"] == 1:
                     break
         assert message["online_seats"] == [0]
+
+
+def test_offers_clocks_and_results_arrive_as_typed_events(client: TestClient) -> None:
+    alice, bob = make_guest(client, "Alice"), make_guest(client, "Bob")
+    match = client.post("/api/v1/matches", json={
+        "game": "stairs", "seat": 0, "time_control": {"kind": "realtime", "minutes": 5}},
+        headers=alice).json()
+    client.post(f"/api/v1/matches/{match['id']}/join", headers=bob)
+    with client.websocket_connect(f"/api/v1/matches/{match['id']}/ws?token={_token(bob)}") as ws:
+        next_state(ws)
+        client.post(f"/api/v1/matches/{match['id']}/offers/end", headers=alice)
+        seen: dict[str, dict[str, Any]] = {}
+        while "offer" not in seen:
+            message = ws.receive_json()
+            seen[message["type"]] = message
+        assert seen["offer"]["offers"] == {"end": [0]}
+        assert seen["clock"]["remaining_ms"] == [300_000, 300_000]
+        client.post(f"/api/v1/matches/{match['id']}/resign", headers=alice)
+        while "result" not in seen:
+            message = ws.receive_json()
+            seen[message["type"]] = message
+    assert seen["result"]["status"] == "finished" and seen["result"]["result"]["winners"] == [1]

@@ -17,6 +17,7 @@ from app.api.lobby_routes import router as lobby_router
 from app.api.people_routes import router as people_router
 from app.api.routes import router as api_router
 from app.db.session import make_engine, make_session_factory
+from app.realtime.bot_runner import BotRunner
 from app.realtime.bus import InProcessBus, publish_match
 from app.realtime.live_socket import router as live_socket_router
 from app.realtime.lobby_socket import router as lobby_socket_router
@@ -55,9 +56,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.presence.bind_loop(loop)
         background = [asyncio.create_task(pair_quick_play_forever()),
                       asyncio.create_task(keep_clocks_forever())]
+        bots = None
+        if settings.bots_enabled:
+            bots = BotRunner(app.state.session_factory, publish_record, settings.bot_workers)
+            background.append(asyncio.create_task(bots.run(app.state.bus)))
+        app.state.bots = bots
         yield
         for task in background:
             task.cancel()
+        if bots is not None:
+            bots.shutdown()
         engine.dispose()
 
     app = FastAPI(title="Stepwell", version="1.0", description=DESCRIPTION, lifespan=lifespan)

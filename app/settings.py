@@ -43,5 +43,8 @@ class Settings(BaseSettings):
     claim_after_seconds: float = 60.0
     """How long a real-time opponent must be gone before the other player may claim the win."""
     """How long a seek outlives its creator's last open connection."""
+    bots_enabled: bool = True
+    bot_workers: int = 1
+    """Worker processes for bot thinking (kept below the core count so the server stays quick)."""
     secure_cookies: bool = False
     """Set true behind HTTPS so the session cookie is never sent in clear."""

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Request
 from app.api import schemas
 from app.api.deps import CurrentUser, Matches, SessionDep, Viewer
 from app.services import identity
+from app.services.bots import seat_bots
 from app.services.match_views import match_payload
 from app.services.offers import OfferService
 from games import registry
@@ -45,7 +46,16 @@ def create_match(body: schemas.MatchCreate, user: CurrentUser, matches: Matches)
     """Create a match and take a seat; it starts when every seat is filled."""
     record = matches.create(user, body.game, body.options, body.seat, body.players,
                             body.time_control)
+    if body.bot:
+        record = seat_bots(matches, record.id, user, body.bot)
     return match_payload(record, user.id)
+
+
+@router.post("/matches/{match_id}/bots", response_model=schemas.MatchOut, tags=["matches"])
+def add_bots(match_id: str, body: schemas.BotsIn, user: CurrentUser,
+             matches: Matches) -> dict[str, Any]:
+    """Fill the empty seats of your waiting match with built-in bots; the match starts."""
+    return match_payload(seat_bots(matches, match_id, user, body.level), user.id)
 
 
 @router.get("/matches/{match_id}", response_model=schemas.MatchOut, tags=["matches"])

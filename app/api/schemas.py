@@ -45,6 +45,14 @@ class MatchCreate(BaseModel):
     seat: Seat | None = Field(default=None, description="Seat to take; omitted = first free.")
     players: int | None = Field(default=None, ge=1, le=8,
                                 description="Number of seats (defaults to the minimum).")
+    bot: Literal["easy", "medium", "hard"] | None = Field(
+        default=None, description="Fill the other seats with a built-in bot of this level.")
+
+
+class BotsIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    level: Literal["easy", "medium", "hard"] = "medium"
 
 
 class MatchJoin(BaseModel):

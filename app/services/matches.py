@@ -310,15 +310,22 @@ class MatchService:
                 return player.seat
         raise Forbidden("You are not a player in this match.", code="not_a_player")
 
+    def _check_seat(self, match: Match, user: Identity, seat: int) -> int:
+        if not any(p.seat == seat and p.user_id == user.id for p in match.players):
+            raise Forbidden("You do not hold that seat.", code="not_a_player")
+        return seat
+
     def state_of(self, match: Match) -> State:
         return registry.get(match.game).from_json(match.snapshot)
 
     # -- playing ------------------------------------------------------------------------------
 
-    def play(self, match_id: str, user: Identity, move: str, expected_ply: int) -> MatchRecord:
-        """Validate and append one move, or change nothing and raise."""
+    def play(self, match_id: str, user: Identity, move: str, expected_ply: int,
+             seat: int | None = None) -> MatchRecord:
+        """Validate and append one move, or change nothing and raise. ``seat`` picks one of
+        several seats the same user holds (a bot filling several Town seats)."""
         match = self._load(match_id)
-        seat = self._seat_of(match, user)
+        seat = self._seat_of(match, user) if seat is None else self._check_seat(match, user, seat)
         self._require_active(match)
         if expected_ply != match.ply:
             raise Conflict(

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from app.api.deps import Lobby, Matches, SessionDep
 from app.services import ratings
+from app.services.bots import seat_bots
 from app.services.errors import NotFound
 from app.services.match_views import match_payload
 from app.services.records import MatchRecord
@@ -130,7 +131,18 @@ async def create_from_form(request: Request, session: SessionDep, matches: Match
                           time_control=time_control, seat=seat)
         return RedirectResponse("/#lobby", status_code=303)
     record = matches.create(user, game_id, options, seat, players, time_control)
+    if form.get("mode") == "bot":
+        seat_bots(matches, record.id, user, str(form.get("bot", "medium")))
     return RedirectResponse(f"/m/{record.id}", status_code=303)
+
+
+@router.post("/m/{match_id}/bots")
+def add_bots_from_form(match_id: str, request: Request, session: SessionDep, matches: Matches,
+                       csrf: str = Form(""), level: str = Form("medium")) -> Response:
+    check_csrf(request, csrf)
+    user = ensure_user(request, session, None)
+    seat_bots(matches, match_id, user, level)
+    return RedirectResponse(f"/m/{match_id}", status_code=303)
 
 
 @router.get("/m/{match_id}")

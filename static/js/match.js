@@ -126,6 +126,8 @@ function renderStatus() {
   $("invite-row").hidden = match.status !== "waiting";
   const joinForm = document.querySelector(".join-form");
   if (joinForm && match.status !== "waiting") joinForm.hidden = true;
+  const botsForm = document.querySelector(".bots-form");
+  if (botsForm && match.status !== "waiting") botsForm.hidden = true;
 }
 
 function renderMoves() {

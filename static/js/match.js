@@ -196,7 +196,8 @@ function renderPresence() {
 async function loadReplay() {
   frames = await api("GET", `/api/v1/matches/${matchId}/replay`);
   $("replay").hidden = false;
-  const wanted = Number(new URLSearchParams(location.search).get("ply"));
+  const asked = new URLSearchParams(location.search).get("ply");
+  const wanted = asked === null || asked === "" ? NaN : Number(asked);
   renderMoves();
   if (Number.isInteger(wanted) && wanted >= 0 && wanted < frames.length - 1) showPly(wanted);
   else updateReplayBar();

@@ -92,8 +92,8 @@ def has_class(name: str) -> re.Pattern[str]:
 def show_final_position(page) -> None:  # type: ignore[no-untyped-def]
     """Once a finished game's replay bar has loaded, step to its end (the live final position).
 
-    Needed while static/js/match.js shows ply 0 after a game ends (see the xfail test in
-    test_play_scalas.py); harmless afterwards, since the end is where the page should already be.
+    A finished page already shows the final position (test_play_scalas.py checks that); this
+    makes the check independent of how the replay bar was left.
     """
     page.wait_for_selector("#replay:not([hidden])")
     page.locator('#replay [data-step="end"]').click()

@@ -128,8 +128,6 @@ def test_larger_scalas_boards_from_the_create_form(live_server: str, new_page, s
     assert page.js_errors == []
 
 
-@pytest.mark.xfail(strict=True, reason="static/js/match.js loadReplay: Number(null) is 0, so a page without "
-                   "?ply= jumps to the empty start position (and adds ?ply=0) when the game finishes")
 def test_a_finished_game_stays_on_its_final_position(live_server: str, new_page) -> None:  # type: ignore[no-untyped-def]
     red, blue = new_page(), new_page()
     match_id = create_match(red, live_server, "scalas", "Aiko", seat="0")

@@ -273,11 +273,11 @@ class MatchService:
         rng = random.Random(match.seed + ply)
         active = [s for s in range(match.num_seats) if s not in eliminated]
         queue = list(played)
-        while queue or (not state.is_over and state.to_move in eliminated and len(active) > 1):
+        while queue or (automatic := _automatic_move(state, eliminated, len(active), rng)):
             if queue:
                 seat, move = queue.pop(0)
-            else:  # a seat that resigned or timed out: its choices are made for it
-                seat, move = state.to_move, rng.choice(state.legal_moves())  # type: ignore[assignment]
+            else:  # a forced pass, or a seat that left: the server moves for it
+                seat, move = automatic
                 state = state.play(move)
             clock, spent = clocks.after_move(match.time_control, clock, seat, state.to_move,
                                              match.num_seats, moment)
@@ -414,6 +414,20 @@ class MatchService:
         moment = now()
         return self._commit(match, {"status": "aborted", "deadline_at": None,
                                     "finished_at": moment, "updated_at": moment})
+
+
+def _automatic_move(state: State, eliminated: list[int], active_count: int,
+                    rng: random.Random) -> tuple[int, str] | None:
+    """The move the server makes itself: a pass when it is the only legal move (the rules say
+    it is automatic), or any choice of a seat that resigned or timed out while others play on."""
+    if state.is_over or state.to_move is None:
+        return None
+    legal = state.legal_moves()
+    if legal == ["pass"]:
+        return state.to_move, "pass"
+    if state.to_move in eliminated and active_count > 1:
+        return state.to_move, rng.choice(legal)
+    return None
 
 
 def _without(offers: dict[str, Any] | None, *kinds: str) -> dict[str, Any]:

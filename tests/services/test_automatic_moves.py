@@ -1,0 +1,60 @@
+"""Forced passes are played by the server (the rules make them automatic) and recorded."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy.orm import Session
+
+from app.db.migrate import upgrade
+from app.db.models import Match
+from app.db.session import make_engine, make_session_factory
+from app.services.identity import create_guest
+from app.services.matches import MatchService
+from games import State, registry
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> Iterator[Session]:
+    url = f"sqlite:///{tmp_path / 'auto.db'}"
+    upgrade(url)
+    engine = make_engine(url)
+    with make_session_factory(engine)() as db_session:
+        yield db_session
+    engine.dispose()
+
+
+def _position_before_a_forced_pass() -> tuple[State, str]:
+    """A Stairs position and a move after which the opponent can only pass."""
+    game = registry.get("stairs")
+    for seed in range(500):
+        rng = random.Random(seed)
+        state = game.new_state(seed=seed)
+        while not state.is_over:
+            move = rng.choice(state.legal_moves())
+            following = state.play(move)
+            if following.legal_moves() == ["pass"]:
+                return state, move
+            state = following
+    raise AssertionError("no forced pass found")
+
+
+def test_the_server_plays_a_forced_pass(session: Session) -> None:
+    state, move = _position_before_a_forced_pass()
+    service = MatchService(session)
+    light, dark = create_guest(session, "L")[0], create_guest(session, "D")[0]
+    record = service.join(service.create(light, "stairs", seat=0).id, dark)
+    stored = session.get(Match, record.id)
+    assert stored is not None
+    stored.snapshot = state.to_json()
+    session.commit()
+    mover = light if state.to_move == 0 else dark
+    after = service.play(record.id, mover, move, record.ply)
+    log = service.moves(record.id)
+    assert [entry["move"] for entry in log] == [move, "pass"]
+    assert log[1]["seat"] == 1 - log[0]["seat"] and after.ply == 2
+    final = registry.get("stairs").from_json(after.snapshot)
+    assert final.is_over or final.to_move == state.to_move, "the passer's opponent moves again"

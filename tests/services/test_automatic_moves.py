@@ -3,28 +3,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from sqlalchemy.orm import Session
 
-from app.db.migrate import upgrade
 from app.db.models import Match
-from app.db.session import make_engine, make_session_factory
 from app.services.identity import create_guest
 from app.services.matches import MatchService
 from games import State, registry
-
-
-@pytest.fixture
-def session(tmp_path: Path) -> Iterator[Session]:
-    url = f"sqlite:///{tmp_path / 'auto.db'}"
-    upgrade(url)
-    engine = make_engine(url)
-    with make_session_factory(engine)() as db_session:
-        yield db_session
-    engine.dispose()
 
 
 def _position_before_a_forced_pass() -> tuple[State, str]:

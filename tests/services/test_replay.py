@@ -4,15 +4,11 @@ game (the design's persistence promise), and a rejected move changes nothing in 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from sqlalchemy.orm import Session
 
-from app.db.migrate import upgrade
 from app.db.models import Match
-from app.db.session import make_engine, make_session_factory
 from app.services.errors import Invalid
 from app.services.identity import create_guest
 from app.services.matches import MatchService
@@ -21,16 +17,6 @@ from games import registry
 SETUPS = [("stairs", 2, {}), ("stairs", 2, {"swap": True}), ("sight", 2, {}),
           ("sight", 2, {"priority": "movable"}), ("scalas", 2, {"size": 5}),
           ("scalas", 2, {"size": 6}), ("town", 2, {}), ("town", 3, {}), ("town", 4, {})]
-
-
-@pytest.fixture
-def session(tmp_path: Path) -> Iterator[Session]:
-    url = f"sqlite:///{tmp_path / 'replay.db'}"
-    upgrade(url)
-    engine = make_engine(url)
-    with make_session_factory(engine)() as db_session:
-        yield db_session
-    engine.dispose()
 
 
 @pytest.mark.parametrize(("game_id", "players", "options"), SETUPS,

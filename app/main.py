@@ -23,6 +23,7 @@ from app.realtime.live_socket import router as live_socket_router
 from app.realtime.lobby_socket import router as lobby_socket_router
 from app.realtime.match_socket import router as socket_router
 from app.realtime.presence import Presence
+from app.realtime.redis_bus import RedisBus
 from app.services.lobby import LobbyService
 from app.services.matches import MatchService
 from app.services.records import MatchRecord
@@ -72,7 +73,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.engine = engine
     app.state.session_factory = make_session_factory(engine)
-    app.state.bus = InProcessBus()
+    app.state.bus = RedisBus(settings.redis_url) if settings.redis_url else InProcessBus()
 
     def expire_seeks(user_id: int) -> None:
         with app.state.session_factory() as session:

@@ -112,8 +112,9 @@ export function renderActions(container, match, { apply, showError, presence }) 
       if (offers[kind]) continue;
       buttons.append(actionButton(t(`propose_${kind}`), { name: `offer-${kind}`, run: call(`/offers/${kind}`) }));
     }
-    const others = match.seats.filter((s) => s.seat !== me && !match.eliminated.includes(s.seat));
-    const allAway = others.every((s) => !presence.online_seats.includes(s.seat));
+    const others = match.seats.filter((s) => s.seat !== me && !match.eliminated.includes(s.seat)
+      && s.user?.kind !== "bot");  // bots never leave
+    const allAway = others.length > 0 && others.every((s) => !presence.online_seats.includes(s.seat));
     if (match.time_control?.kind === "realtime" && allAway) {
       buttons.append(actionButton(t("claim_victory"), { name: "claim", run: call("/claim-victory") }));
     }

@@ -64,7 +64,7 @@ function renderSeats() {
     name.className = seat.user ? "name" : "open";
     name.textContent = seat.user ? seat.user.name : t("open_seat");
     const dot = document.createElement("span");
-    const online = presence.online_seats.includes(seat.seat);
+    const online = presence.online_seats.includes(seat.seat) || seat.user?.kind === "bot";
     dot.className = "presence-dot" + (online ? " online" : "");
     dot.title = online ? t("online") : t("offline");
     if (seat.user) item.append(dot);

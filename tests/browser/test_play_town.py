@@ -163,6 +163,8 @@ def test_three_players_and_a_spectator_play_town(live_server: str, new_page, sto
         page.wait_for_selector(f'#match[data-ply="{state["ply"]}"]')
         if walker not in walkers_seen:
             walkers_seen.add(walker)
+            spectator.wait_for_selector(f'#match[data-ply="{state["ply"]}"]')
+            spectator.wait_for_selector('#board[data-animating="no"]', timeout=30_000)
             check_spectator(f"walk of seat {walker} begins")
         mine = clients[walker].get(f"/api/v1/matches/{match_id}").json()
         buttons = page.locator("#board-actions button[data-move]")

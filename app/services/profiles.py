@@ -11,6 +11,7 @@ from app.db.models import Match, MatchPlayer, Rating, User
 from app.services.errors import NotFound
 from app.services.ratings import rating_json
 from app.services.records import record_of
+from games import registry
 
 RECENT_GAMES = 20
 
@@ -51,6 +52,23 @@ def profile(session: Session, user_id: int) -> dict[str, Any]:
                  "member_since": user.created_at.isoformat() + "Z"},
         "ratings": ratings, "games_played": played, "recent": recent,
     }
+
+
+def games_in_play(session: Session, user_id: int) -> list[dict[str, Any]]:
+    """The user's matches in play, theirs to move first (the home page's "your games")."""
+    rows = session.execute(
+        select(Match, MatchPlayer.seat).join(MatchPlayer)
+        .where(MatchPlayer.user_id == user_id, Match.status.in_(["active", "waiting"]))
+        .order_by(Match.updated_at.desc()).limit(RECENT_GAMES)).all()
+    games = []
+    for match, seat in rows:
+        record = record_of(match)
+        to_move = registry.get(match.game).from_json(match.snapshot).to_move
+        games.append({"id": match.id, "game": match.game, "status": match.status,
+                      "your_turn": match.status == "active" and to_move == seat,
+                      "opponents": [s.name or "…" for s in record.seats if s.user_id != user_id]})
+    games.sort(key=lambda g: not g["your_turn"])
+    return games
 
 
 def find_user_id(session: Session, name: str) -> int:

@@ -14,7 +14,7 @@ from fastapi.responses import RedirectResponse, Response
 from sqlalchemy.orm import Session
 
 from app.api.deps import Lobby, Matches, SessionDep
-from app.services import ratings
+from app.services import profiles, ratings
 from app.services.bots import seat_bots
 from app.services.errors import NotFound
 from app.services.match_views import match_payload
@@ -97,7 +97,9 @@ def home(request: Request, session: SessionDep, lobby: Lobby) -> Response:
     viewer = page_viewer(request, session)
     games = [{**game.describe(), "fields": option_fields(game.id)} for game in registry.all_games()]
     seeks = lobby.visible_to(lobby.open_seeks(), viewer.id if viewer else None)
-    return render(request, "home.html", games=games, seeks=seeks, clock_presets=CLOCK_PRESETS)
+    mine = profiles.games_in_play(session, viewer.id) if viewer else []
+    return render(request, "home.html", games=games, seeks=seeks, clock_presets=CLOCK_PRESETS,
+                  my_games=mine)
 
 
 @router.post("/guest")

@@ -85,3 +85,15 @@ def test_rules_pages_exist_in_both_languages(browser: TestClient) -> None:
             response = browser.get(f"/rules/{game}?lang={language}")
             assert response.status_code == 200, (game, language)
             assert "<figure" in response.text and "<svg" in response.text
+
+
+def test_home_lists_your_games_with_yours_to_move_first(browser: TestClient) -> None:
+    token = csrf_of(browser.get("/").text)
+    browser.post("/play", data={"csrf": token, "game": "sight", "name": "Aiko", "seat": "0",
+                                "mode": "bot", "bot": "easy"})
+    browser.post("/play", data={"csrf": token, "game": "stairs", "seat": "0", "mode": "private"})
+    html = browser.get("/").text
+    assert 'id="my-games"' in html
+    first, second = html.index("Sight —"), html.index("Stairs —")
+    assert first < second, "the game where it is your turn comes first"
+    assert "Your turn" in html[first:second]

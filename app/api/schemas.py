@@ -96,6 +96,8 @@ class MatchOut(BaseModel):
     status: Literal["waiting", "active", "finished", "aborted"]
     seats: list[SeatOut]
     ply: int
+    version: int = Field(default=0, description=(
+        "Bumped by every change (a takeback lowers `ply`; `version` only grows)."))
     to_move: int | None
     your_seat: int | None
     view: dict[str, Any] = Field(description="The game position as your seat may see it.")

@@ -110,8 +110,7 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
                     await websocket.send_json(message)  # clock ticks, offers, …
                     continue
                 incoming = MatchRecord.from_json(message["record"])
-                if incoming.ply < latest.ply and incoming.status == latest.status \
-                        and incoming.offers == latest.offers:
+                if incoming.version < latest.version:
                     continue  # an older event overtaken by a newer one
                 previous, latest = latest, incoming
                 state = state_message(latest, viewer)

@@ -38,6 +38,7 @@ def match_payload(record: MatchRecord, viewer_id: int | None) -> dict[str, Any]:
             for s in record.seats
         ],
         "ply": record.ply,
+        "version": record.version,
         "to_move": to_move,
         "your_seat": seat,
         "view": state.view(seat),

@@ -42,6 +42,7 @@ class MatchRecord:
     offers: dict[str, Any] | None = None
     eliminated: list[int] = field(default_factory=list)
     rematch_of: str | None = None
+    version: int = 0
 
     def seat_of(self, user_id: int | None) -> int | None:
         """The first seat this user holds (a user may hold several only in a self-play test)."""
@@ -95,4 +96,5 @@ def record_of(match: Match, last_move: dict[str, Any] | None = None) -> MatchRec
         offers=match.offers,
         eliminated=list(match.eliminated or []),
         rematch_of=match.rematch_of,
+        version=match.version or 0,
     )

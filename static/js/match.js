@@ -164,8 +164,9 @@ async function loadMoves() {
 }
 
 function applyMatch(next) {
-  if (next.ply < match.ply) return; // an older message overtaken by a newer one
-  const gap = next.ply > moves.length + 1 || (next.ply === moves.length + 1 && !next.last_move);
+  if (next.version < match.version) return; // an older message overtaken by a newer one
+  const gap = next.ply !== moves.length + 1 && next.ply !== moves.length
+    || (next.ply === moves.length + 1 && !next.last_move);
   match = next;
   if (gap) loadMoves();
   else if (next.ply === moves.length + 1) { moves.push(next.last_move); renderMoves(); }

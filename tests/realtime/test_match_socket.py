@@ -123,3 +123,19 @@ def test_offers_clocks_and_results_arrive_as_typed_events(client: TestClient) ->
             message = ws.receive_json()
             seen[message["type"]] = message
     assert seen["result"]["status"] == "finished" and seen["result"]["result"]["winners"] == [1]
+
+
+def test_a_takeback_reaches_the_socket_although_the_ply_goes_down(client: TestClient) -> None:
+    alice, bob, match = _players(client)
+    url = f"/api/v1/matches/{match['id']}"
+    with client.websocket_connect(f"{url}/ws?token={_token(bob)}") as ws:
+        first = next_state(ws)
+        move = client.get(url, headers=alice).json()["legal_moves"][0]
+        client.post(f"{url}/moves", json={"move": move, "ply": 0}, headers=alice)
+        moved = next_state(ws)
+        client.post(f"{url}/offers/takeback", headers=alice)
+        offered = next_state(ws)
+        client.post(f"{url}/offers/takeback/accept", headers=bob)
+        undone = next_state(ws)
+    assert first["version"] < moved["version"] < offered["version"] < undone["version"]
+    assert moved["ply"] == 1 and undone["ply"] == 0 and undone["view"] == first["view"]

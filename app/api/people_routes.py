@@ -17,8 +17,7 @@ router = APIRouter(prefix="/api/v1", responses=ERRORS)
 
 
 @router.post("/accounts", response_model=schemas.SessionOut, status_code=201, tags=["identity"])
-def register(body: schemas.AccountIn, session: SessionDep, viewer: Viewer,
-             request: Request) -> dict[str, Any]:
+def register(body: schemas.AccountIn, session: SessionDep, viewer: Viewer) -> dict[str, Any]:
     """Create an account. Called with a guest's token (or cookie), the guest becomes the account
     and keeps its games."""
     user, token = accounts.register(session, body.username, body.password, body.name, viewer)

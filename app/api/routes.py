@@ -30,7 +30,7 @@ def list_games() -> list[dict[str, Any]]:
 
 
 @router.post("/guests", response_model=schemas.GuestOut, status_code=201, tags=["identity"])
-def create_guest(body: schemas.GuestIn, session: SessionDep, request: Request) -> dict[str, Any]:
+def create_guest(body: schemas.GuestIn, session: SessionDep) -> dict[str, Any]:
     """A guest identity and its bearer token; no sign-up needed to play."""
     user, token = identity.create_guest(session, body.name)
     return {"token": token, "user": user.public()}

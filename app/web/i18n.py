@@ -135,6 +135,16 @@ SCRIPT_MESSAGES = {
     "reason_agreed_end": N_("position scored by agreement"),
     "aborted": N_("Game aborted"),
     "days_per_move": N_("{days} d/move"),
+    "error_not_your_turn": N_("It is not your turn."),
+    "error_stale_ply": N_("The game moved on meanwhile; the board is now up to date."),
+    "error_time_out": N_("Your time ran out."),
+    "error_match_not_active": N_("This game is not in play."),
+    "error_cannot_claim": N_("Your opponent may still come back: try again a little later."),
+    "error_cannot_abort": N_("Everyone has moved: resign instead of aborting."),
+    "error_seek_closed": N_("That game was taken or cancelled."),
+    "error_rated_needs_account": N_("Rated games are for accounts: sign up first (your games stay yours)."),
+    "error_csrf_failed": N_("Your session expired: please reload the page and retry."),
+    "error_unauthenticated": N_("Choose a name first."),
 }
 
 

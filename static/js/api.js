@@ -27,6 +27,14 @@ export function t(key, values = {}) {
   return text;
 }
 
+/** A readable message for an API error in the page's language (the server's English otherwise). */
+export function errorText(error) {
+  if (document.documentElement.lang === "en") return error.message; // the server's own words
+  const key = `error_${error.code}`;
+  const translated = t(key);
+  return translated !== key ? translated : error.message;
+}
+
 export const SVG_NS = "http://www.w3.org/2000/svg";
 
 export function svg(tag, attrs = {}, parent = null) {

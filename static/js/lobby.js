@@ -1,6 +1,6 @@
 // The lobby: open seeks live over /api/v1/lobby/ws, quick play, accept/cancel, challenges.
 // When a match we are part of starts, go there.
-import { api, t } from "./api.js";
+import { api, errorText, t } from "./api.js";
 
 const lobby = document.getElementById("lobby");
 const viewerId = lobby.dataset.viewer ? Number(lobby.dataset.viewer) : null;
@@ -29,7 +29,7 @@ async function act(promise) {
     const seek = await promise;
     if (seek?.match_id && seek.status === "matched") location.href = `/m/${seek.match_id}`;
   } catch (error) {
-    quickStatus.textContent = error.message;
+    quickStatus.textContent = errorText(error);
   }
 }
 

@@ -1,6 +1,6 @@
 // Clocks and the life of a match on the match page: ticking clocks per seat, abort / resign /
 // offers (draw, end, takeback, rematch) / claim victory, and following a rematch.
-import { api, t } from "./api.js";
+import { api, errorText, t } from "./api.js";
 
 const LOW_TIME_MS = 20_000;
 
@@ -77,7 +77,7 @@ export function renderActions(container, match, { apply, showError, presence }) 
   const url = `/api/v1/matches/${match.id}`;
   const call = (path, confirmText) => async () => {
     if (confirmText && !confirm(confirmText)) return;
-    try { apply(await api("POST", `${url}${path}`)); } catch (error) { showError(error.message); }
+    try { apply(await api("POST", `${url}${path}`)); } catch (error) { showError(errorText(error)); }
   };
   const offers = match.offers || {};
   const notices = document.createElement("div");

@@ -2,7 +2,7 @@
 // The board itself is drawn by /static/js/boards/<game>.js, which exports
 //   mountBoard(root, {submit(move), t(key)}) -> {update(match)}
 // and optionally seatInfo(match, seat) -> {label, colour}.
-import { api, t } from "./api.js";
+import { api, errorText, t } from "./api.js";
 import { Clocks, renderActions } from "./match-actions.js";
 
 const root = document.getElementById("match");
@@ -34,7 +34,7 @@ async function submit(move) {
     const updated = await api("POST", `/api/v1/matches/${matchId}/moves`, { move, ply: match.ply });
     applyMatch(updated);
   } catch (error) {
-    showError(error.message);
+    showError(errorText(error));
     if (error.code === "stale_ply") refetch();
   }
 }

@@ -13,6 +13,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 from sqlalchemy.orm import Session
+from starlette.requests import HTTPConnection
 
 from app.realtime.bus import publish_match
 from app.services import identity
@@ -33,10 +34,15 @@ def get_session(request: Request) -> Iterator[Session]:
 SessionDep = Annotated[Session, Depends(get_session)]
 
 
-def bearer_token(request: Request) -> str | None:
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+def bearer_token(connection: HTTPConnection) -> str | None:
+    """The caller's token: ``Authorization: Bearer …``, or ``?token=`` on a websocket (browsers
+    cannot set headers there)."""
+    scheme, _, token = connection.headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return token.strip()
+    if connection.scope["type"] == "websocket":
+        return connection.query_params.get("token") or None
+    return None
 
 
 def csrf_token(request: Request) -> str:
@@ -48,14 +54,15 @@ def csrf_token(request: Request) -> str:
     return token
 
 
-def resolve_viewer(request: Request, session: Session) -> Identity | None:
-    token = bearer_token(request)
+def resolve_viewer(connection: HTTPConnection, session: Session) -> Identity | None:
+    """Who is calling, for HTTP requests and websockets alike; a bad token is an error."""
+    token = bearer_token(connection)
     if token is not None:
         user = identity.user_for_token(session, token)
         if user is None:
             raise Unauthenticated("That API token is not valid.", code="invalid_token")
         return user
-    user_id = request.session.get("uid")
+    user_id = connection.session.get("uid")
     return identity.user_by_id(session, user_id) if isinstance(user_id, int) else None
 
 

@@ -10,8 +10,9 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from starlette.concurrency import run_in_threadpool
 
+from app.api.deps import resolve_viewer
 from app.realtime.connection import run_jobs
-from app.services import identity
+from app.services.errors import Unauthenticated
 from app.services.identity import Identity
 from app.services.lobby import LOBBY_CHANNEL, LobbyService, user_channel
 from app.services.matches import MatchService
@@ -19,27 +20,21 @@ from app.services.matches import MatchService
 router = APIRouter()
 
 
-def _viewer_and_seeks(websocket: WebSocket, token: str | None
-                      ) -> tuple[Identity | None, list[dict[str, Any]], bool]:
+def _viewer_and_seeks(websocket: WebSocket) -> tuple[Identity | None, list[dict[str, Any]], bool]:
     with websocket.app.state.session_factory() as session:
-        if token:
-            viewer = identity.user_for_token(session, token)
-            if viewer is None:
-                return None, [], False
-        else:
-            uid = websocket.session.get("uid")
-            viewer = identity.user_by_id(session, uid) if isinstance(uid, int) else None
-        seeks = LobbyService(session, MatchService(session)).open_seeks()
-        return viewer, seeks, True
+        try:
+            viewer = resolve_viewer(websocket, session)
+        except Unauthenticated:
+            return None, [], False
+        return viewer, LobbyService(session, MatchService(session)).open_seeks(), True
 
 
 @router.websocket("/api/v1/lobby/ws")
 async def lobby_socket(websocket: WebSocket) -> None:
     bus = websocket.app.state.bus
-    token = websocket.query_params.get("token")
     async with contextlib.AsyncExitStack() as stack:
         lobby_events = await stack.enter_async_context(bus.subscribe(LOBBY_CHANNEL))
-        viewer, seeks, token_ok = await run_in_threadpool(_viewer_and_seeks, websocket, token)
+        viewer, seeks, token_ok = await run_in_threadpool(_viewer_and_seeks, websocket)
         await websocket.accept()
         if not token_ok:
             await websocket.send_json({"type": "error", "code": "invalid_token",

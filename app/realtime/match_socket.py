@@ -13,10 +13,10 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from starlette.concurrency import run_in_threadpool
 
+from app.api.deps import resolve_viewer
 from app.realtime.bus import match_channel
 from app.realtime.connection import run_jobs
-from app.services import identity
-from app.services.errors import NotFound
+from app.services.errors import NotFound, Unauthenticated
 from app.services.identity import Identity
 from app.services.match_views import match_payload
 from app.services.matches import MatchService
@@ -28,31 +28,18 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_BAD_TOKEN = 4401
 
 
-def _load(websocket: WebSocket, match_id: str, token: str | None
-          ) -> tuple[Identity | None, MatchRecord | None, bool]:
+def _load(websocket: WebSocket, match_id: str) -> tuple[Identity | None, MatchRecord | None, bool]:
     """(viewer, record, token_ok) in one short database session, off the event loop."""
     with websocket.app.state.session_factory() as session:
-        viewer: Identity | None = None
-        if token:
-            viewer = identity.user_for_token(session, token)
-            if viewer is None:
-                return None, None, False
-        else:
-            uid = websocket.session.get("uid") if "session" in websocket.scope else None
-            viewer = identity.user_by_id(session, uid) if isinstance(uid, int) else None
+        try:
+            viewer = resolve_viewer(websocket, session)
+        except Unauthenticated:
+            return None, None, False
         try:
             record = MatchService(session).get(match_id)
         except NotFound:
             record = None
         return viewer, record, True
-
-
-def _token_of(websocket: WebSocket) -> str | None:
-    token = websocket.query_params.get("token")
-    if token:
-        return token
-    scheme, _, value = websocket.headers.get("authorization", "").partition(" ")
-    return value.strip() if scheme.lower() == "bearer" and value.strip() else None
 
 
 def state_message(record: MatchRecord, viewer: Identity | None) -> dict[str, Any]:
@@ -76,8 +63,7 @@ def change_events(previous: MatchRecord, current: MatchRecord, state: dict[str, 
 async def match_socket(websocket: WebSocket, match_id: str) -> None:
     bus = websocket.app.state.bus
     async with bus.subscribe(match_channel(match_id)) as events:
-        viewer, record, token_ok = await run_in_threadpool(
-            _load, websocket, match_id, _token_of(websocket))
+        viewer, record, token_ok = await run_in_threadpool(_load, websocket, match_id)
         await websocket.accept()
         if not token_ok:
             await websocket.send_json({"type": "error", "code": "invalid_token",
@@ -125,7 +111,7 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
                 if kind == "ping":
                     await websocket.send_json({"type": "pong"})
                 elif kind == "sync":
-                    fresh = await run_in_threadpool(_load, websocket, match_id, None)
+                    fresh = await run_in_threadpool(_load, websocket, match_id)
                     if fresh[1] is not None:
                         await websocket.send_json(state_message(fresh[1], viewer))
 

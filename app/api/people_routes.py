@@ -52,11 +52,8 @@ def live_matches(request: Request, matches: Matches, session: SessionDep) -> lis
     out = []
     for record in matches.live():
         payload = match_payload(record, None)
-        for seat in payload["seats"]:
-            user = seat["user"]
-            if user and user["kind"] == "account":
-                user["rating"] = ratings.rating_json(
-                    ratings.get_rating(session, user["id"], record.game))
+        for seat, rating in ratings.seat_ratings(session, record).items():
+            payload["seats"][seat]["user"]["rating"] = rating
         out.append({**payload, "spectators": counts.get(record.id, 0)})
     return out
 

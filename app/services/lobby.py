@@ -21,6 +21,7 @@ from app.services import clocks
 from app.services.errors import Conflict, Forbidden, Invalid, NotFound
 from app.services.identity import Identity, identity_of
 from app.services.matches import MatchService, validate_setup
+from app.services.profiles import find_user_id
 from app.services.ratings import get_rating, rating_json
 
 SEEK_ID_LENGTH = 8
@@ -168,23 +169,24 @@ class LobbyService:
         order.insert(int(seek.seat), joined[0])
         return order
 
+    def _save(self, seek: Seek) -> dict[str, Any]:
+        """Commit a change to one seek and tell the lobby."""
+        seek.version += 1
+        self.session.commit()
+        self._lobby_changed()
+        return self.seek_json(seek)
+
     def cancel(self, seek_id: str, user: Identity) -> dict[str, Any]:
         seek = self._load(seek_id)
         if user.id != seek.creator_id:
             if user.id in seek.joined and seek.status == "open":  # leave a multi-seat seek
                 seek.joined = [uid for uid in seek.joined if uid != user.id]
-                seek.version += 1
-                self.session.commit()
-                self._lobby_changed()
-                return self.seek_json(seek)
+                return self._save(seek)
             raise Forbidden("Only its creator can cancel a seek.", code="not_your_seek")
         if seek.status != "open":
             raise Conflict("This seek is no longer open.", code="seek_closed")
         seek.status = "cancelled"
-        seek.version += 1
-        self.session.commit()
-        self._lobby_changed()
-        return self.seek_json(seek)
+        return self._save(seek)
 
     def decline(self, seek_id: str, user: Identity) -> dict[str, Any]:
         seek = self._load(seek_id)
@@ -193,20 +195,15 @@ class LobbyService:
         if seek.status != "open":
             raise Conflict("This challenge is no longer open.", code="seek_closed")
         seek.status = "declined"
-        seek.version += 1
-        self.session.commit()
-        self.publish(user_channel(seek.creator_id), {"type": "challenge_declined",
-                                                     "seek": self.seek_json(seek)})
-        self._lobby_changed()
-        return self.seek_json(seek)
+        declined = self._save(seek)
+        self.publish(user_channel(seek.creator_id), {"type": "challenge_declined", "seek": declined})
+        return declined
 
     def challenge(self, user: Identity, target_name: str, game: str,
                   options: dict[str, Any] | None = None, rated: bool = False,
                   time_control: dict[str, Any] | None = None) -> dict[str, Any]:
-        target = self.session.scalar(select(User).where(User.username == target_name)) or (
-            self.session.get(User, int(target_name)) if target_name.isdigit() else None)
-        if target is None:
-            raise NotFound(f"There is no user {target_name!r}.", code="no_user")
+        target = self.session.get(User, find_user_id(self.session, target_name))
+        assert target is not None
         if target.id == user.id:
             raise Invalid("You cannot challenge yourself.", code="self_challenge")
         if rated and target.kind != "account":

@@ -25,6 +25,16 @@ def outcome_for(result: dict[str, Any] | None, seat: int) -> str | None:
     return "win" if seat in winners else "loss"
 
 
+def _matches_of(session: Session, user_id: int, statuses: tuple[str, ...]
+                ) -> list[tuple[Match, int]]:
+    """The user's most recently changed matches in these states, with the seat they hold."""
+    rows = session.execute(
+        select(Match, MatchPlayer.seat).join(MatchPlayer)
+        .where(MatchPlayer.user_id == user_id, Match.status.in_(statuses))
+        .order_by(Match.updated_at.desc()).limit(RECENT_GAMES)).all()
+    return [(match, seat) for match, seat in rows]
+
+
 def profile(session: Session, user_id: int) -> dict[str, Any]:
     user = session.get(User, user_id)
     if user is None:
@@ -34,12 +44,8 @@ def profile(session: Session, user_id: int) -> dict[str, Any]:
     played = session.scalar(
         select(func.count()).select_from(MatchPlayer).join(Match)
         .where(MatchPlayer.user_id == user_id, Match.status == "finished")) or 0
-    rows = session.execute(
-        select(Match, MatchPlayer.seat).join(MatchPlayer)
-        .where(MatchPlayer.user_id == user_id, Match.status.in_(["active", "finished"]))
-        .order_by(Match.updated_at.desc()).limit(RECENT_GAMES)).all()
     recent = []
-    for match, seat in rows:
+    for match, seat in _matches_of(session, user_id, ("active", "finished")):
         record = record_of(match)
         recent.append({
             "id": match.id, "game": match.game, "status": match.status, "rated": match.rated,
@@ -56,12 +62,8 @@ def profile(session: Session, user_id: int) -> dict[str, Any]:
 
 def games_in_play(session: Session, user_id: int) -> list[dict[str, Any]]:
     """The user's matches in play, theirs to move first (the home page's "your games")."""
-    rows = session.execute(
-        select(Match, MatchPlayer.seat).join(MatchPlayer)
-        .where(MatchPlayer.user_id == user_id, Match.status.in_(["active", "waiting"]))
-        .order_by(Match.updated_at.desc()).limit(RECENT_GAMES)).all()
     games = []
-    for match, seat in rows:
+    for match, seat in _matches_of(session, user_id, ("active", "waiting")):
         record = record_of(match)
         to_move = registry.get(match.game).from_json(match.snapshot).to_move
         games.append({"id": match.id, "game": match.game, "status": match.status,

@@ -11,14 +11,12 @@ from urllib.parse import urlparse
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
-from sqlalchemy.orm import Session
 
 from app.api.deps import Lobby, Matches, SessionDep
 from app.services import profiles, ratings
 from app.services.bots import seat_bots
 from app.services.errors import NotFound
 from app.services.match_views import match_payload
-from app.services.records import MatchRecord
 from app.web import i18n
 from app.web.forms import check_csrf, ensure_user, page_viewer
 from app.web.templating import render, templates
@@ -155,7 +153,7 @@ def match_page(match_id: str, request: Request, session: SessionDep, matches: Ma
     game = registry.get(record.game)
     return render(request, "match.html", match=payload, game=game.describe(),
                   can_join=record.status == "waiting" and payload["your_seat"] is None,
-                  ratings=_seat_ratings(session, record))
+                  ratings=ratings.seat_ratings(session, record))
 
 
 @router.post("/m/{match_id}/join")
@@ -206,12 +204,3 @@ def switch_language(code: str, request: Request, next: str = "/") -> Response:
 def render_page_error(request: Request, status: int, message: str) -> Response:
     return render(request, "error.html", status_code=status, status=status, message=message)
 
-
-def _seat_ratings(session: Session, record: MatchRecord) -> dict[int, dict[str, Any]]:
-    """Ratings to show beside account players' names (seat -> rating)."""
-    shown = {}
-    for seat in record.seats:
-        if seat.user_id is not None and seat.kind == "account":
-            shown[seat.seat] = ratings.rating_json(ratings.get_rating(session, seat.user_id,
-                                                                      record.game))
-    return shown

@@ -35,11 +35,18 @@ class BotRunner:
         self.executor = executor or ProcessPoolExecutor(
             max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
         self.thinking: set[tuple[str, int]] = set()
+        self.levels: dict[int, str] = {}  # bot user id -> level; bot users never change level
         self.tasks: set[asyncio.Task[None]] = set()
 
-    def _levels(self) -> dict[int, str]:
+    def _load_levels(self) -> dict[int, str]:
         with self.session_factory() as session:
             return bot_levels_by_user(session)
+
+    async def _level_of(self, user_id: int) -> str | None:
+        """Cached: the database is asked again only for a bot user not seen before."""
+        if user_id not in self.levels:
+            self.levels = await asyncio.to_thread(self._load_levels)
+        return self.levels.get(user_id)
 
     async def run(self, bus: EventBus) -> None:
         async with bus.subscribe(LIVE_CHANNEL) as events:
@@ -66,7 +73,7 @@ class BotRunner:
         seat = record.seats[to_move]
         if seat.kind != "bot" or seat.user_id is None or (record.id, record.ply) in self.thinking:
             return
-        level = (await asyncio.to_thread(self._levels)).get(seat.user_id)
+        level = await self._level_of(seat.user_id)
         if level is None:
             return
         self.thinking.add((record.id, record.ply))

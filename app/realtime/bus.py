@@ -22,6 +22,8 @@ class EventBus(Protocol):
     def subscribe(self, channel: str) -> contextlib.AbstractAsyncContextManager[
         AsyncIterator[dict[str, Any]]]: ...
 
+    def bind_loop(self, loop: asyncio.AbstractEventLoop) -> None: ...
+
 
 class InProcessBus:
     """Fan-out to asyncio queues on the loop that created the subscriptions."""
@@ -48,9 +50,6 @@ class InProcessBus:
             if queue.full():  # a slow reader only needs the newest state: drop the oldest
                 queue.get_nowait()
             queue.put_nowait(message)
-
-    def subscriber_count(self, channel: str) -> int:
-        return len(self._queues.get(channel, ()))
 
     @contextlib.asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[AsyncIterator[dict[str, Any]]]:

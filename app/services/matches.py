@@ -91,16 +91,18 @@ class MatchService:
             raise NotFound(f"There is no match {match_id!r}.", code="no_match")
         return match
 
-    def _last_move(self, match: Match) -> dict[str, Any] | None:
-        if match.ply == 0:
-            return None
-        move = self.session.scalar(
-            select(Move).where(Move.match_id == match.id, Move.ply == match.ply)
-        )
-        return None if move is None else {"ply": move.ply, "seat": move.seat, "move": move.move}
+    def _last_moves(self, matches: list[Match]) -> dict[str, dict[str, Any]]:
+        """The last move of each match, in one query whatever the number of matches."""
+        started = [m for m in matches if m.ply > 0]
+        if not started:
+            return {}
+        rows = self.session.scalars(select(Move).join(
+            Match, (Match.id == Move.match_id) & (Match.ply == Move.ply))
+            .where(Move.match_id.in_([m.id for m in started])))
+        return {row.match_id: {"ply": row.ply, "seat": row.seat, "move": row.move} for row in rows}
 
     def _record(self, match: Match) -> MatchRecord:
-        return record_of(match, self._last_move(match))
+        return record_of(match, self._last_moves([match]).get(match.id))
 
     def get(self, match_id: str) -> MatchRecord:
         return self._record(self._load(match_id))
@@ -123,10 +125,11 @@ class MatchService:
 
     def live(self, limit: int = 60) -> list[MatchRecord]:
         """Matches in play, most recently active first (for the Watch page)."""
-        rows = self.session.scalars(
+        matches = list(self.session.scalars(
             select(Match).where(Match.status == "active").order_by(Match.updated_at.desc())
-            .limit(limit))
-        return [self._record(match) for match in rows]
+            .limit(limit)))
+        last_moves = self._last_moves(matches)
+        return [record_of(match, last_moves.get(match.id)) for match in matches]
 
     def replay(self, match_id: str) -> list[dict[str, Any]]:
         """The public (spectator) view after every ply, from the seed and the move log."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import secrets
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -131,17 +131,23 @@ class MatchService:
         last_moves = self._last_moves(matches)
         return [record_of(match, last_moves.get(match.id)) for match in matches]
 
-    def replay(self, match_id: str) -> list[dict[str, Any]]:
-        """The public (spectator) view after every ply, from the seed and the move log."""
-        match = self._load(match_id)
+    def replayed_states(self, match: Match, upto_ply: int | None = None
+                        ) -> Iterator[tuple[dict[str, Any] | None, State]]:
+        """(move record, state after it) from the seed through the move log; first (None, start)."""
         game = registry.get(match.game)
         state = game.new_state(players=match.num_seats, options=match.options, seed=match.seed)
-        frames = [{"ply": 0, "move": None, "seat": None, "view": state.view(None)}]
-        for entry in self.moves(match_id):
+        yield None, state
+        for entry in self.moves(match.id):
+            if upto_ply is not None and entry["ply"] > upto_ply:
+                return
             state = state.play(entry["move"])
-            frames.append({"ply": entry["ply"], "move": entry["move"], "seat": entry["seat"],
-                           "view": state.view(None)})
-        return frames
+            yield entry, state
+
+    def replay(self, match_id: str) -> list[dict[str, Any]]:
+        """The public (spectator) view after every ply, from the seed and the move log."""
+        return [{"ply": entry["ply"] if entry else 0, "move": entry and entry["move"],
+                 "seat": entry and entry["seat"], "view": state.view(None)}
+                for entry, state in self.replayed_states(self._load(match_id))]
 
     # -- creating and joining ----------------------------------------------------------------
 

@@ -122,12 +122,7 @@ class OfferService:
         if last is None:
             raise Conflict("There is no move to take back.", code="no_offer")
         keep = last.ply - 1
-        moves = [m.move for m in self.session.scalars(
-            select(Move).where(Move.match_id == match.id, Move.ply <= keep).order_by(Move.ply))]
-        game = registry.get(match.game)
-        state = game.new_state(players=match.num_seats, options=match.options, seed=match.seed)
-        for move in moves:
-            state = state.play(move)
+        *_, (_, state) = self.matches.replayed_states(match, upto_ply=keep)
         clock = dict(match.clock) if match.clock else None
         if clock:
             clock["turn_started_at"] = now().isoformat()

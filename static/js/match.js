@@ -18,7 +18,7 @@ let frames = null; // replay: the public view after every ply (loaded when the g
 let replayPly = null; // null = live position
 const ratings = JSON.parse(document.getElementById("seat-ratings")?.textContent || "{}");
 const clocks = new Clocks();
-const seenRematch = new URLSearchParams(location.search).has("ply");
+const viewingReplayLink = new URLSearchParams(location.search).has("ply"); // don't follow rematches
 
 const $ = (id) => document.getElementById(id);
 
@@ -175,7 +175,7 @@ function applyMatch(next) {
   clocks.update(match);
   if (replayPly === null) board?.update(match);
   const rematch = match.offers?.rematch_match;
-  if (rematch && match.your_seat !== null && !seenRematch && root.dataset.rematch !== rematch) {
+  if (rematch && match.your_seat !== null && !viewingReplayLink && root.dataset.rematch !== rematch) {
     root.dataset.rematch = rematch;
     location.href = `/m/${rematch}`;  // both players follow the accepted rematch
   }

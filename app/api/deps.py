@@ -54,6 +54,11 @@ def csrf_token(request: Request) -> str:
     return token
 
 
+def csrf_ok(request: Request, sent: str | None) -> bool:
+    """Whether ``sent`` is this session's CSRF token (constant-time comparison)."""
+    return bool(sent) and secrets.compare_digest(sent or "", request.session.get("csrf", ""))
+
+
 def resolve_viewer(connection: HTTPConnection, session: Session) -> Identity | None:
     """Who is calling, for HTTP requests and websockets alike; a bad token is an error."""
     token = bearer_token(connection)
@@ -77,8 +82,7 @@ def current_user(request: Request, session: SessionDep) -> Identity:
             "Sign in first: POST /api/v1/guests gives a guest a token.", code="unauthenticated"
         )
     if bearer_token(request) is None and request.method not in SAFE_METHODS:
-        sent = request.headers.get("x-csrf-token")
-        if not sent or not secrets.compare_digest(sent, request.session.get("csrf", "")):
+        if not csrf_ok(request, request.headers.get("x-csrf-token")):
             raise Forbidden("Missing or wrong CSRF token; reload the page.", code="csrf_failed")
     return user
 

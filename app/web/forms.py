@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import secrets
-
 from fastapi import Request
 from sqlalchemy.orm import Session
 
-from app.api.deps import resolve_viewer
+from app.api.deps import csrf_ok, resolve_viewer
 from app.services import identity
 from app.services.errors import Forbidden
 from app.services.identity import Identity
@@ -21,7 +19,7 @@ def page_viewer(request: Request, session: Session) -> Identity | None:
 
 
 def check_csrf(request: Request, sent: str) -> None:
-    if not sent or not secrets.compare_digest(sent, request.session.get("csrf", "")):
+    if not csrf_ok(request, sent):
         raise Forbidden(i18n.gettext("Your session expired: please reload the page and retry."),
                         code="csrf_failed")
 

@@ -81,9 +81,9 @@ def current_user(request: Request, session: SessionDep) -> Identity:
         raise Unauthenticated(
             "Sign in first: POST /api/v1/guests gives a guest a token.", code="unauthenticated"
         )
-    if bearer_token(request) is None and request.method not in SAFE_METHODS:
-        if not csrf_ok(request, request.headers.get("x-csrf-token")):
-            raise Forbidden("Missing or wrong CSRF token; reload the page.", code="csrf_failed")
+    cookie_write = bearer_token(request) is None and request.method not in SAFE_METHODS
+    if cookie_write and not csrf_ok(request, request.headers.get("x-csrf-token")):
+        raise Forbidden("Missing or wrong CSRF token; reload the page.", code="csrf_failed")
     return user
 
 

@@ -70,7 +70,7 @@ function actionButton(label, action, primary = false) {
 }
 
 /** The buttons and offer notices under the move list, rebuilt on every update. */
-export function renderActions(container, match, { apply, showError, presence }) {
+export function renderActions(container, match, { apply, showError, presence, iHaveMoved }) {
   container.replaceChildren();
   const me = match.your_seat;
   if (me === null || me === undefined) return;
@@ -109,7 +109,7 @@ export function renderActions(container, match, { apply, showError, presence }) 
       buttons.append(actionButton(t("resign_button"), { name: "resign", run: call("/resign", t("confirm_resign")) }));
     }
     for (const kind of match.offer_kinds) {
-      if (offers[kind]) continue;
+      if (offers[kind] || (kind === "takeback" && !iHaveMoved)) continue;
       buttons.append(actionButton(t(`propose_${kind}`), { name: `offer-${kind}`, run: call(`/offers/${kind}`) }));
     }
     const others = match.seats.filter((s) => s.seat !== me && !match.eliminated.includes(s.seat)

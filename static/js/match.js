@@ -122,7 +122,7 @@ function renderStatus() {
   const banner = $("result-banner");
   banner.hidden = match.status !== "finished";
   banner.textContent = resultText();
-  renderActions($("match-actions"), match, { apply: applyMatch, showError, presence });
+  refreshActions();
   $("invite-row").hidden = match.status !== "waiting";
   const joinForm = document.querySelector(".join-form");
   if (joinForm && match.status !== "waiting") joinForm.hidden = true;
@@ -130,7 +130,13 @@ function renderStatus() {
   if (botsForm && match.status !== "waiting") botsForm.hidden = true;
 }
 
+function refreshActions() {
+  const iHaveMoved = moves.some((record) => record.seat === match.your_seat);
+  renderActions($("match-actions"), match, { apply: applyMatch, showError, presence, iHaveMoved });
+}
+
 function renderMoves() {
+  refreshActions();
   const list = $("move-list");
   list.replaceChildren();
   if (moves.length === 0) {
@@ -185,7 +191,7 @@ function applyMatch(next) {
 }
 
 function renderPresence() {
-  renderActions($("match-actions"), match, { apply: applyMatch, showError, presence });
+  refreshActions();
   const line = $("presence");
   line.textContent = presence.spectators > 0 ? t("watching", { n: presence.spectators }) : "";
   line.dataset.spectators = String(presence.spectators);

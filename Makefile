@@ -29,7 +29,7 @@ migrate: install
 	$(BIN)/python -m app.db.migrate
 
 run: migrate
-	$(BIN)/uvicorn app.main:create_app --factory --host $(HOST) --port $(PORT)
+	$(BIN)/uvicorn app.main:create_app --factory --host $(HOST) --port $(PORT) --ws-per-message-deflate false
 
 # Debian chromium for the browser tests (Playwright drives it; it never downloads a browser).
 browser-deps:
@@ -41,6 +41,7 @@ browser-deps:
 test: install-test browser-deps
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	node --test tests/js/
 
 lint: install-test
 	$(BIN)/ruff check .
@@ -50,5 +51,23 @@ clean:
 
 # Re-extract translatable strings and merge them into the Japanese catalog.
 translations: install-test
-	$(BIN)/pybabel extract -F babel.cfg -k N_ -k _ --no-location --omit-header -o data/messages.pot .
-	$(BIN)/pybabel update -i data/messages.pot -l ja -D messages -o app/translations/ja.po --no-location
+	$(BIN)/pybabel extract -F babel.cfg -k N_ -k _ -k t --no-location --omit-header -o data/messages.pot .
+	$(BIN)/pybabel update -i data/messages.pot -l ja -D messages -o app/translations/ja.po
+	# Each game's words (N_ in games/<id>/) go to that game's own translations/ja.po.
+	for dir in games/*/words.py; do game=$$(dirname $$dir); id=$$(basename $$game); \
+	  $(BIN)/pybabel extract -k N_ --no-location --omit-header -o data/game-$$id.pot $$game && \
+	  if [ -f $$game/translations/ja.po ]; then \
+	    $(BIN)/pybabel update -i data/game-$$id.pot -l ja -D messages -o $$game/translations/ja.po; \
+	  else \
+	    $(BIN)/pybabel init -i data/game-$$id.pot -l ja -D messages -o $$game/translations/ja.po; \
+	  fi; \
+	done
+
+# Several instances without Docker (the docker-compose.yml topology): local PostgreSQL + Redis,
+# the worker, two web instances on ports 8001 and 8002. `make cluster-stop` ends them.
+.PHONY: cluster cluster-stop
+cluster: install
+	scripts/cluster.sh start
+
+cluster-stop:
+	scripts/cluster.sh stop

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -11,23 +12,21 @@ from fastapi import FastAPI, Request, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
 
-from app import timesource
+from app.api.docs import install_offline_docs
 from app.api.errors import install_error_handlers
 from app.api.lobby_routes import router as lobby_router
 from app.api.people_routes import router as people_router
 from app.api.routes import router as api_router
+from app.auth import AUTH_CHANNEL, IdentityCache
+from app.db.one_hop import AdmissionLimit, limit_worker_threads
 from app.db.session import make_engine, make_session_factory
-from app.realtime.bot_runner import BotRunner
-from app.realtime.bus import InProcessBus, publish_match
+from app.jobs.runner import BackgroundJobs
+from app.realtime.bus import InProcessBus
 from app.realtime.live_socket import router as live_socket_router
 from app.realtime.lobby_socket import router as lobby_socket_router
 from app.realtime.match_socket import router as socket_router
-from app.realtime.presence import Presence
+from app.realtime.presence import Presence, SharedPresence
 from app.realtime.redis_bus import RedisBus
-from app.services.lobby import LobbyService
-from app.services.matches import MatchService
-from app.services.records import MatchRecord
-from app.services.timeouts import flag_overdue, next_deadline
 from app.settings import PROJECT_ROOT, Settings
 from app.web import i18n
 from app.web.account_pages import router as account_page_router
@@ -35,11 +34,9 @@ from app.web.pages import render_page_error
 from app.web.pages import router as page_router
 
 SESSION_MAX_AGE = 365 * 24 * 3600
-QUICK_PLAY_INTERVAL_SECONDS = 2.0
-CLOCK_POLL_SECONDS = 1.0
 log = logging.getLogger(__name__)
 
-DESCRIPTION = """Play Stairs, Sight, Scalas and Town of Stairs.
+DESCRIPTION = """Play stacking and stair board games; `GET /api/v1/games` lists them with their options.
 
 Get a bearer token with `POST /api/v1/guests`, then send `Authorization: Bearer <token>`.
 Errors are JSON `{code, message}`. Live updates: `WS /api/v1/matches/{id}/ws` (add `?token=`).
@@ -48,73 +45,53 @@ Errors are JSON `{code, message}`. Live updates: `WS /api/v1/matches/{id}/ws` (a
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
-    engine = make_engine(settings.database_url)
+    engine = make_engine(settings.database_url, settings.db_pool_size)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         loop = asyncio.get_running_loop()
+        limit_worker_threads(settings.db_pool_size)
         app.state.bus.bind_loop(loop)
         app.state.presence.bind_loop(loop)
-        background = [asyncio.create_task(pair_quick_play_forever()),
-                      asyncio.create_task(keep_clocks_forever())]
-        bots = None
-        if settings.bots_enabled:
-            bots = BotRunner(app.state.session_factory, publish_record, settings.bot_workers)
-            background.append(asyncio.create_task(bots.run(app.state.bus)))
-        app.state.bots = bots
+        identity_changes = asyncio.create_task(apply_identity_changes())
+        jobs_task = None
+        if settings.background_jobs != "off":
+            app.state.jobs = BackgroundJobs(settings, app.state.session_factory, app.state.bus,
+                                            app.state.presence)
+            jobs_task = asyncio.create_task(app.state.jobs.run())
         yield
-        for task in background:
-            task.cancel()
-        if bots is not None:
-            bots.shutdown()
+        identity_changes.cancel()
+        if jobs_task is not None:
+            jobs_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await jobs_task
+        await app.state.presence.aclose()
+        await app.state.bus.aclose()
         engine.dispose()
 
     app = FastAPI(title="Stepwell", version="1.0", description=DESCRIPTION, lifespan=lifespan)
     app.state.settings = settings
     app.state.engine = engine
     app.state.session_factory = make_session_factory(engine)
-    app.state.bus = RedisBus(settings.redis_url) if settings.redis_url else InProcessBus()
+    app.state.bus = (RedisBus(settings.redis_url, settings.redis_prefix) if settings.redis_url
+                     else InProcessBus())
+    app.state.identities = IdentityCache(app.state.session_factory,
+                                         lambda message: app.state.bus.publish(AUTH_CHANNEL, message))
 
-    def expire_seeks(user_id: int) -> None:
-        with app.state.session_factory() as session:
-            LobbyService(session, MatchService(session), app.state.bus.publish).expire_user(user_id)
+    if settings.redis_url:
+        bus = app.state.bus
+        app.state.presence = SharedPresence(
+            settings.seek_grace_seconds, bus.publish, lambda: bus.command_client,
+            settings.redis_prefix, bus.instance, settings.presence_heartbeat_seconds)
+    else:
+        app.state.presence = Presence(settings.seek_grace_seconds, app.state.bus.publish)
+    app.state.jobs = None
 
-    def on_offline(user_id: int) -> None:
-        asyncio.get_running_loop().run_in_executor(None, expire_seeks, user_id)
-
-    app.state.presence = Presence(settings.seek_grace_seconds, on_offline)
-
-    def pair_quick_play() -> None:
-        with app.state.session_factory() as session:
-            LobbyService(session, MatchService(session, publish_record),
-                         app.state.bus.publish).pair_waiting()
-
-    def publish_record(record: MatchRecord) -> None:
-        publish_match(app.state.bus, record)
-
-    async def keep_clocks_forever() -> None:
-        """Flag overdue players even when nobody is connected; at start-up this catches up on
-        every deadline that passed while the server was down."""
-        while True:
-            try:
-                await asyncio.to_thread(flag_overdue, app.state.session_factory, publish_record)
-                upcoming = await asyncio.to_thread(next_deadline, app.state.session_factory)
-            except Exception:  # keep watching clocks whatever one sweep hit
-                log.exception("clock sweep failed")
-                upcoming = None
-            delay = CLOCK_POLL_SECONDS
-            if upcoming is not None:
-                delay = min(delay, max(0.02, (upcoming - timesource.now()).total_seconds()))
-            await asyncio.sleep(delay)
-
-    async def pair_quick_play_forever() -> None:
-        """Pairing windows widen with waiting time, so waiting seekers are re-paired often."""
-        while True:
-            await asyncio.sleep(QUICK_PLAY_INTERVAL_SECONDS)
-            try:
-                await asyncio.to_thread(pair_quick_play)
-            except Exception:  # a failed round must not stop pairing; the next round retries
-                log.exception("quick-play pairing failed")
+    async def apply_identity_changes() -> None:
+        """Revoked tokens and changed users, announced by any instance, leave this one's cache."""
+        async with app.state.bus.subscribe(AUTH_CHANNEL) as changes:
+            async for message in changes:
+                app.state.identities.apply(message)
 
     @app.middleware("http")
     async def language(request: Request, call_next: Callable[[Request], Awaitable[Response]]
@@ -129,6 +106,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                        session_cookie="stepwell_session", max_age=SESSION_MAX_AGE,
                        same_site="lax", https_only=settings.secure_cookies)
     install_error_handlers(app, render_page_error)
+    install_offline_docs(app)
     app.include_router(api_router)
     app.include_router(lobby_router)
     app.include_router(people_router)
@@ -137,5 +115,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(live_socket_router)
     app.include_router(page_router)
     app.include_router(account_page_router)
+    app.add_middleware(AdmissionLimit, limit=settings.max_pending_requests)
     app.mount("/static", StaticFiles(directory=str(PROJECT_ROOT / "static")), name="static")
     return app

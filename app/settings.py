@@ -46,5 +46,54 @@ class Settings(BaseSettings):
     bots_enabled: bool = True
     bot_workers: int = 1
     """Worker processes for bot thinking (kept below the core count so the server stays quick)."""
+    db_pool_size: int = 8
+    """Database connections per process; worker threads are capped at the same number, so a
+    thread never waits for a connection (see app/db/one_hop.py)."""
+    max_pending_requests: int = 512
+    """HTTP requests in flight per process beyond which the server answers 503 at once."""
+    trusted_origins: list[str] = []
+    """Other origins whose pages may open cookie-authenticated sockets (same-site always may)."""
     secure_cookies: bool = False
     """Set true behind HTTPS so the session cookie is never sent in clear."""
+
+    # Rate limits (app/ratelimit.py), in the `limits` notation: "N/second|minute|hour|day", several
+    # joined by ";". Counted in a moving window, in Redis when REDIS_URL is set.
+    rate_guests: str = "10/minute;100/hour"
+    """Guest creations per client address."""
+    rate_accounts: str = "5/minute;30/hour"
+    """Account creations (and guest upgrades) per client address."""
+    rate_login_address: str = "20/minute;200/hour"
+    """Login attempts per client address."""
+    rate_login_account: str = "10/minute;60/hour"
+    """Login attempts per account name."""
+    login_lockout_after: int = 5
+    """Consecutive failed logins of one account before it is locked…"""
+    login_lockout_seconds: float = 2.0
+    """…for this long, doubling with each further failure…"""
+    login_lockout_max_seconds: float = 900.0
+    """…up to this long; a successful login resets the count."""
+    rate_matches: str = "20/minute;300/hour"
+    """Match creations per user."""
+    rate_seeks: str = "20/minute;300/hour"
+    """Seeks posted (quick play included) per user."""
+    rate_challenges: str = "10/minute;100/hour"
+    """Challenges sent per user."""
+    rate_moves: str = "20/second;600/minute"
+    """Moves sent per token (REST and socket), legal or not."""
+    rate_chat: str = "3/second;60/minute"
+    """Chat messages per token."""
+    rate_limit_scale: float = 1.0
+    """Multiplies every count above (tests raise it so ordinary suites never meet a limit);
+    0 switches rate limiting off."""
+    rate_limit_prefix: str = "stepwell-limits"
+    """Prefix of the Redis keys, so several sites can share one Redis."""
+    redis_prefix: str = "stepwell:"
+    """Prefix of every Redis key and channel, so one Redis can serve several deployments."""
+    background_jobs: str = "auto"
+    """"auto": this process runs the background jobs (clocks, pairing, seek expiry, bots) when it
+    is the only one (no Redis) or holds the leader lock (Redis); "off": never (web instances when
+    a worker, ``python -m app.worker``, is deployed)."""
+    leader_ttl_seconds: float = 5.0
+    """Lifetime of the jobs' leader lock: a killed leader is replaced within this time."""
+    presence_heartbeat_seconds: float = 1.0
+    """How often an instance tells Redis it is alive (taken for dead after 5 beats + 5 s)."""

@@ -7,9 +7,12 @@ Nothing here (or in any game package) may import the web app, a database or do I
 
 from __future__ import annotations
 
+import inspect
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
@@ -21,6 +24,44 @@ class IllegalMove(ValueError):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+def move_key(text: str) -> str:
+    """``text`` with case, spaces and dashes ignored: two spellings of one move share a key.
+
+    Every game's canonical moves must have distinct keys (the engine contract checks it).
+    """
+    return "".join(text.split()).replace("-", "").lower()
+
+
+def N_(text: str) -> str:
+    """Marks a word for people (a msgid) so ``make translations`` finds it; returns it unchanged."""
+    return text
+
+
+@dataclass(frozen=True)
+class GameWords:
+    """A game's words for people, in English. Each is the msgid of its translation in the game
+    package's ``translations/<language>.po`` (``make translations`` keeps those files up to date;
+    the app merges them into its one catalog). Mark every string with :func:`N_`.
+
+    ``options``: option name -> label. ``choices``: option choice value -> label.
+    ``reasons``: ``Result.reason`` code -> label. ``former_reasons``: reason text that older
+    versions stored in finished games -> today's code, so old records still get a label.
+    (The board's own words are msgids in its script, ``static/games/<id>/board.js``.)
+    """
+
+    title: str
+    options: Mapping[str, str] = field(default_factory=dict)
+    choices: Mapping[str, str] = field(default_factory=dict)
+    reasons: Mapping[str, str] = field(default_factory=dict)
+    former_reasons: Mapping[str, str] = field(default_factory=dict)
+
+    def all(self) -> list[str]:
+        """Every English word, once each, in declaration order."""
+        words = [self.title, *self.options.values(), *self.choices.values(),
+                 *self.reasons.values()]
+        return list(dict.fromkeys(words))
 
 
 class GameOptions(BaseModel):
@@ -36,7 +77,8 @@ class Result:
     ``winners``: seats that won (several = a shared win; empty = a draw with no winner).
     ``ranking``: groups of seats from best to worst, ties in one group, e.g. ``[[1], [0]]``.
     ``scores``: one number per seat where the game scores, else ``None``.
-    ``reason``: a short machine-friendly phrase, e.g. ``"highest piece"``, ``"no legal move"``.
+    ``reason``: a code from the game's ``words.reasons``, e.g. ``"highest_piece"`` (its label,
+    in every language, comes from the game's words).
     """
 
     winners: tuple[int, ...]
@@ -70,7 +112,15 @@ class Result:
 
 
 class State(ABC):
-    """One position of one game. Immutable: every verb that changes the game returns a new State."""
+    """One position of one game. Immutable: every verb that changes the game returns a new State.
+
+    Besides the abstract verbs, a game may override the capability verbs below (``score_now``,
+    ``forced_move``, ``playout_move``, ``determinize``); their defaults describe a game without
+    that capability, so generic code (the service, the bots) never guesses from types or names.
+    """
+
+    game_id: ClassVar[str]
+    """The registry id of the game this state belongs to (the same as its ``Game.id``)."""
 
     @property
     @abstractmethod
@@ -87,7 +137,8 @@ class State(ABC):
 
     @abstractmethod
     def play(self, move: str) -> State:
-        """The state after ``move``; raises :class:`IllegalMove` with a reason. Never mutates."""
+        """The state after ``move`` (any spelling :meth:`parse_move` accepts); raises
+        :class:`IllegalMove` with a reason. Never mutates."""
 
     @property
     @abstractmethod
@@ -105,6 +156,24 @@ class State(ABC):
     def to_json(self) -> dict[str, Any]:
         """The full state, secrets included (server side only); ``Game.from_json`` inverts it."""
 
+    def score_now(self) -> Result | None:
+        """The result if the position were scored as it stands (the players agreed to end the
+        game early); ``None`` for a game that cannot be scored early. A game whose
+        ``Game.can_score_early`` is true returns a result for every position in play."""
+        return None
+
+    def forced_move(self) -> str | None:
+        """The move the rules make by themselves here (e.g. a pass when it is the only legal
+        move): the service plays and records it without asking the player. ``None`` when the
+        player has a choice or the game is over."""
+        return None
+
+    def playout_move(self, moves: list[str], rng: random.Random) -> str:
+        """A cheap pick among ``moves`` (this state's legal moves) for bot playouts, drawing its
+        chances from ``rng``. Default uniformly random; a game overrides it with a quick greedy
+        hint from its own rules (it runs at every ply of every playout, so keep it cheap)."""
+        return moves[rng.randrange(len(moves))]
+
     def determinize(self, seat: int, rng: random.Random) -> State:
         """A full state consistent with everything ``seat`` knows, the unseen parts sampled by ``rng``.
 
@@ -113,13 +182,27 @@ class State(ABC):
         """
         return self
 
-    def canonical_move(self, move: str) -> str:
-        """The canonical spelling of ``move`` (forgiving of case and spaces); raises IllegalMove."""
-        wanted = "".join(move.split()).lower()
-        for legal in self.legal_moves():
-            if legal.lower() == wanted:
-                return legal
-        raise IllegalMove(f"{move!r} is not a legal move here")
+    def parse_move(self, text: str) -> str:
+        """The canonical legal move that ``text`` names here; raises :class:`IllegalMove` with a
+        reason. The one parser of the game's notation: ``play``, the service, bots and clients
+        all go through it.
+
+        Forgiving of case, spaces and dashes (``C3 d4``, ``c3d4`` and ``c3-d4`` are one move).
+        This default compares :func:`move_key` of ``text`` with that of every legal move; a game
+        overrides it for speed or for more helpful reasons.
+        """
+        if not isinstance(text, str):
+            raise IllegalMove(f"{text!r} is not a move")
+        legal = self.legal_moves()
+        if text in legal:
+            return text
+        wanted = move_key(text)
+        for move in legal:
+            if move_key(move) == wanted:
+                return move
+        if not legal:
+            raise IllegalMove("the game is over")
+        raise IllegalMove(f"{text!r} is not a legal move here")
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and self.to_json() == other.to_json()  # type: ignore[attr-defined]
@@ -133,6 +216,8 @@ class Game(ABC):
 
     id: ClassVar[str]
     title: ClassVar[str]
+    words: ClassVar[GameWords]
+    """The game's words for people (title, option labels and choices, reasons); see GameWords."""
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     options: ClassVar[type[GameOptions]]
@@ -140,6 +225,12 @@ class Game(ABC):
     has_chance: ClassVar[bool] = False
     can_draw: ClassVar[bool] = False
     """Whether a game can end drawn (players may then agree to a draw)."""
+    can_score_early: ClassVar[bool] = False
+    """Whether players may agree to end the game early and score the position as it stands
+    (then ``State.score_now`` returns a result for every position in play)."""
+    rules_version: ClassVar[int] = 1
+    """The rules version ``new_state`` plays. A game raises it when a rule or its data changes; a
+    stored match records the version it was played under and replays with ``replay_start``."""
 
     @abstractmethod
     def new_state(
@@ -149,6 +240,30 @@ class Game(ABC):
 
     @abstractmethod
     def from_json(self, data: dict[str, Any]) -> State: ...
+
+    def replay_start(
+        self,
+        rules_version: int,
+        players: int = 2,
+        options: dict[str, Any] | None = None,
+        seed: int = 0,
+    ) -> State:
+        """The initial state of a match played under ``rules_version``, so its move log replays
+        exactly under the rules it was played with. A game with one rules version knows only it."""
+        if rules_version != self.rules_version:
+            raise ValueError(f"{self.title} has no rules version {rules_version}")
+        return self.new_state(players, options, seed)
+
+    @classmethod
+    def folder(cls) -> Path:
+        """The game's package folder (its ``translations/`` live there)."""
+        return Path(inspect.getfile(cls)).parent
+
+    def reason_label(self, reason: str) -> str:
+        """The English label of a result reason code (or of a reason text older versions stored);
+        an unknown reason is returned as it is."""
+        code = self.words.former_reasons.get(reason, reason)
+        return self.words.reasons.get(code, reason)
 
     def parse_options(self, options: dict[str, Any] | None) -> GameOptions:
         """Validated options with defaults filled in; raises pydantic.ValidationError."""
@@ -161,7 +276,8 @@ class Game(ABC):
             )
 
     def describe(self) -> dict[str, Any]:
-        """Catalog entry: id, title, player counts and the options' JSON schema with defaults."""
+        """Catalog entry: id, title, player counts, capabilities, result reason codes with their
+        English labels, and the options' JSON schema with defaults."""
         return {
             "id": self.id,
             "title": self.title,
@@ -169,6 +285,8 @@ class Game(ABC):
             "max_players": self.max_players,
             "hidden_information": self.hidden_information,
             "can_draw": self.can_draw,
+            "can_score_early": self.can_score_early,
+            "reasons": dict(self.words.reasons),
             "options": self.options.model_json_schema(),
             "defaults": self.options().model_dump(),
         }

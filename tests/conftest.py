@@ -20,6 +20,9 @@ from app.db.migrate import upgrade
 from app.main import create_app
 from app.settings import Settings
 
+# Ordinary suites never meet a rate limit; tests/api/test_rate_limits.py sets the real scale.
+os.environ.setdefault("STEPWELL_RATE_LIMIT_SCALE", "1000")
+
 POSTGRES_SERVER = os.environ.get("STEPWELL_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
 

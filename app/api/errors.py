@@ -1,19 +1,29 @@
-"""Every error is JSON ``{code, message}`` with a fitting status: never a 500 for bad input."""
+"""Every error is JSON ``{code, message}`` with a fitting status: never a 500 for bad input.
+
+Every status answered here is declared on every API operation (``ERROR_RESPONSES``), so clients
+and schema checkers know them all; a body that cannot even be parsed is 422 like any other
+invalid request, and 405 names the allowed methods in ``Allow``.
+"""
 
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import BaseRoute, Match
 
+from app.api.schemas import ErrorOut
+from app.ratelimit import RateLimited
 from app.services.errors import (
     Conflict,
     Forbidden,
     Invalid,
     NotFound,
+    ServerBusy,
     ServiceError,
     Unauthenticated,
 )
@@ -21,12 +31,28 @@ from app.services.errors import (
 log = logging.getLogger(__name__)
 
 STATUS_BY_ERROR: list[tuple[type[ServiceError], int]] = [
+    (RateLimited, 429),
     (NotFound, 404),
     (Forbidden, 403),
     (Conflict, 409),
     (Invalid, 422),
     (Unauthenticated, 401),
+    (ServerBusy, 503),
 ]
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorOut, "description": description} for status, description in [
+        (400, "Refused (a service error without a more specific status)."),
+        (401, "No valid credentials: `unauthenticated`, `invalid_token`."),
+        (403, "Not allowed: e.g. `not_a_player`, `not_your_turn`, `csrf_failed`."),
+        (404, "No such match, seek, game or user."),
+        (409, "The state moved on: e.g. `stale_ply`, `match_full`, `seek_closed`."),
+        (422, "Invalid request: `invalid_request` (malformed or schema-invalid body) or a "
+              "specific code such as `illegal_move`, `invalid_options`."),
+        (429, "`rate_limited`: too many requests; `Retry-After` says when to retry."),
+        (503, "`server_busy`: saturated; `Retry-After` says when to retry."),
+    ]
+}
+"""Declared on every operation of the app (``install_error_handlers`` adds them app-wide)."""
 HTTP_CODES = {400: "bad_request", 401: "unauthenticated", 403: "forbidden", 404: "not_found",
               405: "method_not_allowed", 409: "conflict", 422: "invalid_request"}
 
@@ -38,12 +64,27 @@ def status_of(error: ServiceError) -> int:
     return 400
 
 
+CANDIDATE_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """Every method some route serves at this path (Starlette's 405 names only the first
+    route's, e.g. GET for a path that also takes POST)."""
+    return [method for method in CANDIDATE_METHODS
+            if any(isinstance(route, BaseRoute)
+                   and route.matches({**request.scope, "method": method})[0] == Match.FULL
+                   for route in request.app.router.routes)]
+
+
 def error_response(status: int, code: str, message: str, **extra: object) -> JSONResponse:
     return JSONResponse({"code": code, "message": message, **extra}, status_code=status)
 
 
 def install_error_handlers(app: FastAPI, render_page_error: object = None) -> None:
-    """JSON errors for /api; pages get a readable HTML page from ``render_page_error``."""
+    """JSON errors for /api; pages get a readable HTML page from ``render_page_error``.
+
+    Call before including the routers: the error responses are declared app-wide."""
+    app.router.responses = {**ERROR_RESPONSES, **app.router.responses}
 
     def wants_page(request: Request) -> bool:
         return render_page_error is not None and not request.url.path.startswith("/api/")
@@ -51,8 +92,13 @@ def install_error_handlers(app: FastAPI, render_page_error: object = None) -> No
     async def on_service_error(request: Request, error: ServiceError) -> Response:
         status = status_of(error)
         if wants_page(request):
-            return render_page_error(request, status, error.message)  # type: ignore[operator]
-        return error_response(status, error.code, error.message)
+            response = render_page_error(request, status, error.message)  # type: ignore[operator]
+        else:
+            response = error_response(status, error.code, error.message)
+        retry_after = getattr(error, "retry_after_seconds", None)  # ServerBusy, RateLimited
+        if retry_after is not None:
+            response.headers["Retry-After"] = str(retry_after)
+        return response
 
     async def on_validation_error(request: Request, error: RequestValidationError) -> Response:
         details = [
@@ -64,14 +110,24 @@ def install_error_handlers(app: FastAPI, render_page_error: object = None) -> No
         ) or "The request is not valid."
         if wants_page(request):
             return render_page_error(request, 422, message)  # type: ignore[operator]
-        return error_response(422, "invalid_request", message, errors=details)
+        fields = {str(part) for d in details for part in d["loc"]}
+        code = "invalid_time_control" if "time_control" in fields else "invalid_request"
+        return error_response(422, code, message, errors=details)
 
     async def on_http_error(request: Request, error: StarletteHTTPException) -> Response:
+        status = error.status_code
         message = str(error.detail) if error.detail else "Request failed."
+        if status == 400:  # FastAPI's answer to a body it cannot decode (e.g. invalid UTF-8)
+            status, message = 422, f"body: {message}"
         if wants_page(request):
-            return render_page_error(request, error.status_code, message)  # type: ignore[operator]
-        code = HTTP_CODES.get(error.status_code, "error")
-        return error_response(error.status_code, code, message)
+            response = render_page_error(request, status, message)  # type: ignore[operator]
+        else:
+            response = error_response(status, HTTP_CODES.get(status, "error"), message)
+        for name, value in (error.headers or {}).items():
+            response.headers[name] = value
+        if status == 405:
+            response.headers["Allow"] = ", ".join(allowed_methods(request))
+        return response
 
     async def on_unexpected(request: Request, error: Exception) -> Response:
         log.exception("unexpected error on %s", request.url.path, exc_info=error)

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 
 from app.api import schemas
 from app.api.deps import CurrentUser, Lobby, Viewer
 from app.api.routes import ERRORS
+from app.db.one_hop import OneHopRoute
+from app.ratelimit import rate_limit
 
-router = APIRouter(prefix="/api/v1", tags=["lobby"], responses=ERRORS)
+router = APIRouter(route_class=OneHopRoute, prefix="/api/v1", tags=["lobby"], responses=ERRORS)
 
 
 @router.get("/seeks", response_model=list[schemas.SeekOut])
@@ -19,7 +21,8 @@ def list_seeks(viewer: Viewer, lobby: Lobby) -> list[dict[str, Any]]:
     return lobby.visible_to(lobby.open_seeks(), viewer.id if viewer else None)
 
 
-@router.post("/seeks", response_model=schemas.SeekOut, status_code=201)
+@router.post("/seeks", response_model=schemas.SeekOut, status_code=201,
+             dependencies=[Depends(rate_limit("seeks"))])
 def create_seek(body: schemas.SeekIn, user: CurrentUser, lobby: Lobby) -> dict[str, Any]:
     """Post a seek in the lobby. It expires if you stay disconnected from the lobby/match sockets."""
     return lobby.create_seek(user, body.game, body.options, body.players, body.rated,
@@ -38,14 +41,15 @@ def cancel_seek(seek_id: str, user: CurrentUser, lobby: Lobby) -> dict[str, Any]
     return lobby.cancel(seek_id, user)
 
 
-@router.post("/quick-play", response_model=schemas.SeekOut)
+@router.post("/quick-play", response_model=schemas.SeekOut, dependencies=[Depends(rate_limit("seeks"))])
 def quick_play(body: schemas.QuickPlayIn, user: CurrentUser, lobby: Lobby) -> dict[str, Any]:
     """Be paired with the waiting player of the closest rating, or wait for one
     (status `matched` + `match_id` when paired at once, else `open`)."""
     return lobby.quick_play(user, body.game)
 
 
-@router.post("/challenges", response_model=schemas.SeekOut, status_code=201)
+@router.post("/challenges", response_model=schemas.SeekOut, status_code=201,
+             dependencies=[Depends(rate_limit("challenges"))])
 def challenge(body: schemas.ChallengeIn, user: CurrentUser, lobby: Lobby) -> dict[str, Any]:
     return lobby.challenge(user, body.user, body.game, body.options, body.rated, body.time_control)
 

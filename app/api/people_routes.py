@@ -4,30 +4,38 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 
 from app.api import schemas
 from app.api.deps import CurrentUser, Matches, SessionDep, Viewer
 from app.api.routes import ERRORS
+from app.auth import identities
+from app.db.one_hop import OneHopRoute
+from app.match.payloads import live_item
+from app.match.service import validate_setup
+from app.ratelimit import login_guard, rate_limit
 from app.services import accounts, profiles, ratings
-from app.services.match_views import match_payload
-from app.services.matches import validate_setup
 
-router = APIRouter(prefix="/api/v1", responses=ERRORS)
+router = APIRouter(route_class=OneHopRoute, prefix="/api/v1", responses=ERRORS)
 
 
-@router.post("/accounts", response_model=schemas.SessionOut, status_code=201, tags=["identity"])
-def register(body: schemas.AccountIn, session: SessionDep, viewer: Viewer) -> dict[str, Any]:
+@router.post("/accounts", response_model=schemas.SessionOut, status_code=201, tags=["identity"],
+             dependencies=[Depends(rate_limit("accounts"))])
+def register(body: schemas.AccountIn, session: SessionDep, viewer: Viewer,
+             request: Request) -> dict[str, Any]:
     """Create an account. Called with a guest's token (or cookie), the guest becomes the account
     and keeps its games."""
     user, token = accounts.register(session, body.username, body.password, body.name, viewer)
+    identities(request).forget_user(user.id)
     return {"token": token, "user": user.public()}
 
 
 @router.post("/login", response_model=schemas.SessionOut, tags=["identity"])
-def login(body: schemas.LoginIn, session: SessionDep) -> dict[str, Any]:
-    """A fresh bearer token for an account."""
-    user, token = accounts.authenticate(session, body.username, body.password)
+def login(body: schemas.LoginIn, session: SessionDep, request: Request) -> dict[str, Any]:
+    """A fresh bearer token for an account. Attempts are limited per address and per account;
+    repeated failures lock the account for growing times (429 `rate_limited`, `Retry-After`)."""
+    with login_guard(request, body.username):
+        user, token = accounts.authenticate(session, body.username, body.password)
     return {"token": token, "user": user.public()}
 
 
@@ -49,13 +57,8 @@ def live_matches(request: Request, matches: Matches, session: SessionDep) -> lis
     """Matches in play with their public view, players' ratings and spectator counts.
     Live updates: `WS /api/v1/live/ws`."""
     counts = request.app.state.presence.spectator_counts()
-    out = []
-    for record in matches.live():
-        payload = match_payload(record, None)
-        for seat, rating in ratings.seat_ratings(session, record).items():
-            payload["seats"][seat]["user"]["rating"] = rating
-        out.append({**payload, "spectators": counts.get(record.id, 0)})
-    return out
+    return [live_item(record, ratings.seat_ratings(session, record), counts.get(record.id, 0))
+            for record in matches.live()]
 
 
 @router.get("/matches/{match_id}/replay", tags=["matches"])

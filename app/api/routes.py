@@ -4,21 +4,22 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 
 from app.api import schemas
 from app.api.deps import CurrentUser, Matches, SessionDep, Viewer
+from app.api.errors import ERROR_RESPONSES
+from app.db.one_hop import OneHopRoute
+from app.match.bots import bot_levels_by_user, seat_bots
+from app.match.offers import OfferService
+from app.match.payloads import match_payload
+from app.ratelimit import rate_limit
 from app.services import identity
-from app.services.bots import seat_bots
-from app.services.match_views import match_payload
-from app.services.offers import OfferService
 from games import registry
 
-ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": schemas.ErrorOut} for status in (401, 403, 404, 409, 422)
-}
+ERRORS = ERROR_RESPONSES  # declared app-wide too (app/api/errors.py); kept for the routers' imports
 
-router = APIRouter(prefix="/api/v1", responses=ERRORS)
+router = APIRouter(route_class=OneHopRoute, prefix="/api/v1", responses=ERRORS)
 
 OfferKind = Literal["draw", "end", "takeback", "rematch"]
 
@@ -29,7 +30,8 @@ def list_games() -> list[dict[str, Any]]:
     return [game.describe() for game in registry.all_games()]
 
 
-@router.post("/guests", response_model=schemas.GuestOut, status_code=201, tags=["identity"])
+@router.post("/guests", response_model=schemas.GuestOut, status_code=201, tags=["identity"],
+             dependencies=[Depends(rate_limit("guests"))])
 def create_guest(body: schemas.GuestIn, session: SessionDep) -> dict[str, Any]:
     """A guest identity and its bearer token; no sign-up needed to play."""
     user, token = identity.create_guest(session, body.name)
@@ -41,7 +43,8 @@ def who_am_i(user: CurrentUser) -> dict[str, Any]:
     return user.public()
 
 
-@router.post("/matches", response_model=schemas.MatchOut, status_code=201, tags=["matches"])
+@router.post("/matches", response_model=schemas.MatchOut, status_code=201, tags=["matches"],
+             dependencies=[Depends(rate_limit("matches"))])
 def create_match(body: schemas.MatchCreate, user: CurrentUser, matches: Matches) -> dict[str, Any]:
     """Create a match and take a seat; it starts when every seat is filled."""
     record = matches.create(user, body.game, body.options, body.seat, body.players,
@@ -71,7 +74,8 @@ def join_match(match_id: str, user: CurrentUser, matches: Matches,
     return match_payload(record, user.id)
 
 
-@router.post("/matches/{match_id}/moves", response_model=schemas.MatchOut, tags=["matches"])
+@router.post("/matches/{match_id}/moves", response_model=schemas.MatchOut, tags=["matches"],
+             dependencies=[Depends(rate_limit("moves"))])
 def play_move(match_id: str, body: schemas.MoveIn, user: CurrentUser,
               matches: Matches) -> dict[str, Any]:
     """Play a move; `ply` must be the match's current ply (409 `stale_ply` otherwise)."""
@@ -95,7 +99,8 @@ def abort(match_id: str, user: CurrentUser, matches: Matches) -> dict[str, Any]:
              tags=["matches"])
 def make_offer(match_id: str, kind: OfferKind, user: CurrentUser,
                matches: Matches) -> dict[str, Any]:
-    """Offer `draw` (games that can draw), `end` (agree to end and score the position: Stairs),
+    """Offer `draw` (games that can draw), `end` (agree to end and score the position:
+    games whose `can_score_early` is true),
     `takeback` (casual games) or `rematch` (after the game). If the others already offered
     the same, this accepts it."""
     return match_payload(OfferService(matches).offer(match_id, user, kind), user.id)
@@ -123,8 +128,9 @@ def claim_victory(match_id: str, user: CurrentUser, matches: Matches,
     """In a real-time game, win when your opponents have been offline longer than the limit."""
     record = matches.get(match_id)
     presence = request.app.state.presence
+    built_in = bot_levels_by_user(matches.session)  # the server itself: never away
     away = {s.seat: presence.away_seconds(match_id, s.user_id)
-            for s in record.seats if s.user_id is not None}
+            for s in record.seats if s.user_id is not None and s.user_id not in built_in}
     settings = request.app.state.settings
     return match_payload(matches.claim_victory(match_id, user, away, settings.claim_after_seconds),
                          user.id)
@@ -135,3 +141,16 @@ def claim_victory(match_id: str, user: CurrentUser, matches: Matches,
 def list_moves(match_id: str, matches: Matches) -> list[dict[str, Any]]:
     """The move record, ply by ply, with the time each move took."""
     return matches.moves(match_id)
+
+
+from app.api.platform_routes import router as platform_router  # noqa: E402 (issue 16 routes)
+
+router.include_router(platform_router)
+
+from app.api.chat_routes import router as chat_router  # noqa: E402 (issue 17: chat, mutes, blocks)
+
+router.include_router(chat_router)
+
+from app.api.notice_routes import router as notice_router  # noqa: E402 (issue 17: my games)
+
+router.include_router(notice_router)

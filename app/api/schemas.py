@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi import Path
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+from app.match.clocks import TimeControl
+from app.services.identity import MAX_NAME_LENGTH
+from games import registry
 
 
 class GuestIn(BaseModel):
-    name: str = Field(min_length=1, max_length=60, examples=["Aiko"])
+    name: str = Field(min_length=1, max_length=MAX_NAME_LENGTH, examples=["Aiko"])
 
 
 class UserOut(BaseModel):
@@ -28,22 +33,31 @@ class GameOut(BaseModel):
     min_players: int
     max_players: int
     hidden_information: bool
+    can_draw: bool = Field(default=False, description="The game can end drawn; draws may be offered.")
+    can_score_early: bool = Field(
+        default=False, description="Players may agree to end early and score the position.")
+    reasons: dict[str, str] = Field(
+        default_factory=dict, description="The game's result reason codes and their English labels.")
     options: dict[str, Any] = Field(description="JSON schema of the game's options.")
     defaults: dict[str, Any]
 
 
-Seat = int | Literal["random"]
+STORED_TIME_CONTROL = ("The time control as sent (`clocks.TimeControl`), with the milliseconds the "
+                       "clocks run on: `initial_ms` + `increment_ms` (real time) or `per_move_ms`.")
+
+Seat = StrictInt | Literal["random"]
+"""JSON booleans are not seat numbers (pydantic's lax mode would read ``true`` as 1)."""
 
 
 class MatchCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    time_control: dict[str, Any] | None = Field(default=None, examples=[
+    time_control: TimeControl | None = Field(default=None, examples=[
         {"kind": "realtime", "minutes": 5, "increment": 3}, {"kind": "correspondence", "days": 3}])
-    game: str = Field(examples=["stairs"])
+    game: str = Field(examples=registry.ids()[:1])
     options: dict[str, Any] = Field(default_factory=dict)
     seat: Seat | None = Field(default=None, description="Seat to take; omitted = first free.")
-    players: int | None = Field(default=None, ge=1, le=8,
+    players: StrictInt | None = Field(default=None, ge=1, le=8,
                                 description="Number of seats (defaults to the minimum).")
     bot: Literal["easy", "medium", "hard"] | None = Field(
         default=None, description="Fill the other seats with a built-in bot of this level.")
@@ -65,7 +79,7 @@ class MoveIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     move: str = Field(min_length=1, max_length=40, examples=["a1-b2"])
-    ply: int = Field(ge=0, description="The match's current ply (moves made so far).")
+    ply: StrictInt = Field(ge=0, description="The match's current ply (moves made so far).")
 
 
 class SeatOut(BaseModel):
@@ -105,7 +119,7 @@ class MatchOut(BaseModel):
     last_move: dict[str, Any] | None
     result: ResultOut | None
     rated: bool = False
-    time_control: dict[str, Any] | None = None
+    time_control: dict[str, Any] | None = Field(default=None, description=STORED_TIME_CONTROL)
     clock: dict[str, Any] | None = Field(default=None, description=(
         "remaining_ms per seat as of `as_of`, `ticking` seat (null before every seat moved), "
         "`first_move_ms` left before an unstarted match aborts."))
@@ -129,7 +143,7 @@ class AccountIn(BaseModel):
 
     username: str = Field(min_length=1, max_length=40, examples=["aiko"])
     password: str = Field(min_length=1, max_length=200)
-    name: str | None = Field(default=None, max_length=60, description="Display name.")
+    name: str | None = Field(default=None, max_length=MAX_NAME_LENGTH, description="Display name.")
 
 
 class LoginIn(BaseModel):
@@ -149,9 +163,9 @@ class SeekIn(BaseModel):
 
     game: str
     options: dict[str, Any] = Field(default_factory=dict)
-    players: int | None = Field(default=None, ge=1, le=8)
+    players: StrictInt | None = Field(default=None, ge=1, le=8)
     rated: bool = False
-    time_control: dict[str, Any] | None = None
+    time_control: TimeControl | None = None
     seat: Seat = "random"
 
 
@@ -162,7 +176,7 @@ class ChallengeIn(BaseModel):
     game: str
     options: dict[str, Any] = Field(default_factory=dict)
     rated: bool = False
-    time_control: dict[str, Any] | None = None
+    time_control: TimeControl | None = None
 
 
 class QuickPlayIn(BaseModel):
@@ -178,10 +192,16 @@ class SeekOut(BaseModel):
     options: dict[str, Any]
     seats: int
     rated: bool
-    time_control: dict[str, Any] | None
+    time_control: dict[str, Any] | None = Field(description=STORED_TIME_CONTROL)
     creator: dict[str, Any]
     target: dict[str, Any] | None
     joined: list[dict[str, Any]]
     status: str
     match_id: str | None
     created_at: str
+
+
+MAX_ROW_ID = 2**31 - 1
+"""The largest id an ``Integer`` primary key holds on every supported database."""
+RowId = Annotated[int, Path(ge=1, le=MAX_ROW_ID, description="A row id.")]
+"""An integer id in a path: out of range is 422 before any query (PostgreSQL would raise)."""

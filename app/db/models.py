@@ -11,6 +11,7 @@ from sqlalchemy import (
     Boolean,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -33,6 +34,14 @@ def utcnow() -> datetime:
     return timesource.now()
 
 
+def _start_rules_version(context: Any) -> int:
+    """A new match is played under the rules version of the state it starts from (a game's
+    ``rules_version``; a snapshot without one is version 1), so every way of creating a match
+    records it without having to remember to."""
+    snapshot = context.get_current_parameters().get("snapshot") or {}
+    return int(snapshot.get("rules_version", 1))
+
+
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
     type_annotation_map: ClassVar = {dict[str, Any]: JSON, list[Any]: JSON}
@@ -49,6 +58,7 @@ class User(Base):
     username: Mapped[str | None] = mapped_column(String(40), unique=True)  # accounts only
     email: Mapped[str | None] = mapped_column(String(254))
     password_hash: Mapped[str | None] = mapped_column(String(200))
+    is_moderator: Mapped[bool] = mapped_column(Boolean, default=False)  # sees chat reports
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     last_seen_at: Mapped[datetime] = mapped_column(default=utcnow)
 
@@ -64,6 +74,8 @@ class ApiToken(Base):
     label: Mapped[str] = mapped_column(String(60), default="")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     last_used_at: Mapped[datetime | None]
+    scopes: Mapped[str | None] = mapped_column(String(40))  # personal tokens; NULL = full access
+    expires_at: Mapped[datetime | None]
 
     user: Mapped[User] = relationship()
 
@@ -86,7 +98,11 @@ class Match(Base):
     offers: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # pending draw/takeback/… offers
     eliminated: Mapped[list[Any]] = mapped_column(JSON, default=list)  # seats out, in order
     version: Mapped[int] = mapped_column(Integer, default=0)  # bumped by every change
-    rematch_of: Mapped[str | None] = mapped_column(String(12))
+    rematch_of: Mapped[str | None] = mapped_column(String(12), unique=True)  # one rematch a game
+    # The game's rules version the match is played under: replays from the seed use it.
+    rules_version: Mapped[int] = mapped_column(
+        Integer, default=_start_rules_version, server_default="1"
+    )
     ply: Mapped[int] = mapped_column(Integer, default=0)
     snapshot: Mapped[dict[str, Any]] = mapped_column()
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
@@ -173,3 +189,52 @@ class Seek(Base):
 
     creator: Mapped[User] = relationship(foreign_keys=[creator_id], lazy="joined")
     target: Mapped[User | None] = relationship(foreign_keys=[target_id], lazy="joined")
+
+
+class ChatMessage(Base):
+    """One line of a match's chat: free ``text`` or a quick ``phrase`` code (shown translated).
+
+    ``room`` is ``players`` (seated players only) or ``spectators`` (everyone watching).
+    """
+
+    __tablename__ = "chat_messages"
+    __table_args__ = (Index("ix_chat_messages_match_room", "match_id", "room", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    room: Mapped[str] = mapped_column(String(12))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    text: Mapped[str | None] = mapped_column(String(140))
+    phrase: Mapped[str | None] = mapped_column(String(20))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    user: Mapped[User] = relationship(lazy="joined")
+
+
+class UserRelation(Base):
+    """``owner`` mutes (hides their chat) or blocks (no chat, no challenges) ``target``."""
+
+    __tablename__ = "user_relations"
+    __table_args__ = (UniqueConstraint("owner_id", "target_id", "kind"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    owner_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    target_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(8))  # mute | block
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class ChatReport(Base):
+    """A chat line someone reported, for a moderator to read (with its match)."""
+
+    __tablename__ = "chat_reports"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    message_id: Mapped[int] = mapped_column(ForeignKey("chat_messages.id", ondelete="CASCADE"),
+                                            index=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+
+    message: Mapped[ChatMessage] = relationship(lazy="joined")
+    reporter: Mapped[User] = relationship(lazy="joined")

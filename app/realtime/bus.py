@@ -24,6 +24,8 @@ class EventBus(Protocol):
 
     def bind_loop(self, loop: asyncio.AbstractEventLoop) -> None: ...
 
+    async def aclose(self) -> None: ...
+
 
 class InProcessBus:
     """Fan-out to asyncio queues on the loop that created the subscriptions."""
@@ -71,6 +73,12 @@ class InProcessBus:
     def bind_loop(self, loop: asyncio.AbstractEventLoop) -> None:
         """Remember the server's loop at start-up so publishes before any subscription work."""
         self._loop = loop
+
+    async def aclose(self) -> None:
+        """Nothing to release: the queues go with their subscribers."""
+
+    def subscriber_count(self) -> int:
+        return len(self._queues)
 
 
 LIVE_CHANNEL = "live"

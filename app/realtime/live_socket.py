@@ -2,14 +2,37 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, WebSocket
+from typing import Any
 
+from fastapi import APIRouter, WebSocket
+from starlette.concurrency import run_in_threadpool
+
+from app.match.payloads import live_item
+from app.match.records import MatchRecord
 from app.realtime.bus import LIVE_CHANNEL
 from app.realtime.connection import drain_client, run_jobs
-from app.services.match_views import match_payload
-from app.services.records import MatchRecord
+from app.services.ratings import seat_ratings
 
 router = APIRouter()
+RATINGS_KEPT = 2048
+
+
+async def seat_ratings_of(websocket: WebSocket, record: MatchRecord) -> dict[int, dict[str, Any]]:
+    """The players' ratings as shown on the Watch page, read once per match and process (they
+    change only when a game ends), so live updates keep them as the first load showed them."""
+    state = websocket.app.state
+    if not hasattr(state, "live_ratings"):
+        state.live_ratings = {}
+    cache: dict[str, dict[int, dict[str, Any]]] = state.live_ratings
+    if record.id not in cache:
+        def load() -> dict[int, dict[str, Any]]:
+            with websocket.app.state.session_factory() as session:
+                return seat_ratings(session, record)
+
+        if len(cache) >= RATINGS_KEPT:
+            cache.clear()
+        cache[record.id] = await run_in_threadpool(load)
+    return cache[record.id]
 
 
 @router.websocket("/api/v1/live/ws")
@@ -25,7 +48,8 @@ async def live_socket(websocket: WebSocket) -> None:
                 if record.status == "waiting":
                     continue
                 counts = websocket.app.state.presence.spectator_counts()
-                await websocket.send_json({"type": "match", **match_payload(record, None),
-                                           "spectators": counts.get(record.id, 0)})
+                rated = await seat_ratings_of(websocket, record)
+                await websocket.send_json({"type": "match", **live_item(
+                    record, rated, counts.get(record.id, 0))})
 
         await run_jobs(websocket, forward_changes, lambda: drain_client(websocket))

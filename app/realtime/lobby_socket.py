@@ -10,12 +10,12 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from starlette.concurrency import run_in_threadpool
 
-from app.api.deps import resolve_viewer
+from app.auth import resolve_viewer
+from app.match.service import MatchService
 from app.realtime.connection import run_jobs
 from app.services.errors import Unauthenticated
 from app.services.identity import Identity
 from app.services.lobby import LOBBY_CHANNEL, LobbyService, user_channel
-from app.services.matches import MatchService
 
 router = APIRouter()
 

@@ -1,31 +1,56 @@
-"""WS /api/v1/matches/{id}/ws: the match as the connected viewer may see it, pushed on every change.
+"""WS /api/v1/matches/{id}/ws: the match as the connected viewer may see it, pushed on every
+change, and the seat's own moves.
 
 On connect the client gets ``{type: "state", ply, ...match}``; after every committed change it gets
-the new state for its own seat. Clients may send ``{"type": "sync"}`` to be sent the current state
-again (after noticing a gap in ``ply``) and ``{"type": "ping"}`` to keep the connection alive.
-Browsers authenticate with their session cookie, other clients with ``?token=`` or a bearer header.
+the new state for its own seat (built once per version and seat for all sockets, see
+``SeatMessages``). Clients may send:
+- ``{"type": "move", "move": "c3-d4", "ply": N, "id": tag}`` (seated players): answered on this
+  socket by ``{"type": "ack", "id", "ply"}`` or ``{"type": "error", "id", "code", "message"}``
+  with exactly the REST guards and codes (stale_ply, not_your_turn, illegal_move, time_out…);
+- ``{"type": "sync"}`` to be sent the current state again (after noticing a gap in ``ply``);
+- ``{"type": "ping"}`` to keep the connection alive.
+Browsers authenticate with their session cookie (the page's own origin only, see
+``origin_allowed``), other clients with ``?token=`` or a bearer header.
 """
 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket
 from starlette.concurrency import run_in_threadpool
 
-from app.api.deps import resolve_viewer
-from app.realtime.bus import match_channel
+from app import ratelimit
+from app.auth import bearer_token, resolve_viewer
+from app.db.one_hop import is_busy_error
+from app.match.payloads import SeatMessages
+from app.match.records import MatchRecord
+from app.match.service import MatchService
+from app.realtime.bus import match_channel, publish_match
+from app.realtime.chat_feed import chat_lines
 from app.realtime.connection import run_jobs
-from app.services.errors import NotFound, Unauthenticated
+from app.services.errors import NotFound, ServerBusy, ServiceError, Unauthenticated
 from app.services.identity import Identity
-from app.services.match_views import match_payload
-from app.services.matches import MatchService
-from app.services.records import MatchRecord
 
 router = APIRouter()
 
 CLOSE_NOT_FOUND = 4404
 CLOSE_BAD_TOKEN = 4401
+CLOSE_FOREIGN_ORIGIN = 4403
+
+
+def origin_allowed(websocket: WebSocket) -> bool:
+    """A cookie-authenticated socket must come from our own pages (or a trusted origin), so
+    another site cannot open one with a visitor's cookie and read their seat's secrets. Clients
+    with a bearer token are unaffected; so are clients that send no Origin (not browsers)."""
+    origin = websocket.headers.get("origin")
+    if origin is None or bearer_token(websocket) is not None:
+        return True
+    trusted = websocket.app.state.settings.trusted_origins
+    if origin in trusted:
+        return True
+    return urlsplit(origin).netloc == websocket.headers.get("host", "")
 
 
 def _load(websocket: WebSocket, match_id: str) -> tuple[Identity | None, MatchRecord | None, bool]:
@@ -42,8 +67,39 @@ def _load(websocket: WebSocket, match_id: str) -> tuple[Identity | None, MatchRe
         return viewer, record, True
 
 
-def state_message(record: MatchRecord, viewer: Identity | None) -> dict[str, Any]:
-    return {"type": "state", **match_payload(record, viewer.id if viewer else None)}
+def _play(websocket: WebSocket, match_id: str, viewer: Identity, move: str, ply: int
+          ) -> MatchRecord:
+    bus = websocket.app.state.bus
+    with websocket.app.state.session_factory() as session:
+        try:
+            return MatchService(session, lambda r: publish_match(bus, r)).play(
+                match_id, viewer, move, ply)
+        except Exception as error:
+            if is_busy_error(error):
+                raise ServerBusy("The server is busy: retry in a moment.") from error
+            raise
+
+
+async def play_from_socket(websocket: WebSocket, match_id: str, viewer: Identity | None,
+                           message: dict[str, Any]) -> dict[str, Any]:
+    """The ack or the typed error for one ``move`` message."""
+    tag = message.get("id")
+    move, ply = message.get("move"), message.get("ply")
+    if viewer is None:
+        return {"type": "error", "id": tag, "code": "unauthenticated",
+                "message": "Sign in first: only a seated player can move."}
+    if not isinstance(move, str) or not isinstance(ply, int) or isinstance(ply, bool):
+        return {"type": "error", "id": tag, "code": "invalid_request",
+                "message": 'A move message is {"type": "move", "move": "<text>", "ply": <int>}.'}
+    wait = ratelimit.check(websocket, "moves")
+    if wait is not None:
+        return {"type": "error", "id": tag, "code": "rate_limited", "retry_after": wait,
+                "message": f"Too many moves: wait {wait:.0f} s."}
+    try:
+        record = await run_in_threadpool(_play, websocket, match_id, viewer, move, ply)
+    except ServiceError as error:
+        return {"type": "error", "id": tag, "code": error.code, "message": error.message}
+    return {"type": "ack", "id": tag, "ply": record.ply, "version": record.version}
 
 
 def change_events(previous: MatchRecord, current: MatchRecord, state: dict[str, Any]
@@ -59,9 +115,20 @@ def change_events(previous: MatchRecord, current: MatchRecord, state: dict[str, 
     return events
 
 
+def seat_messages(websocket: WebSocket) -> SeatMessages:
+    state = websocket.app.state
+    if not hasattr(state, "seat_messages"):
+        state.seat_messages = SeatMessages()
+    return state.seat_messages
+
+
 @router.websocket("/api/v1/matches/{match_id}/ws")
 async def match_socket(websocket: WebSocket, match_id: str) -> None:
+    if not origin_allowed(websocket):
+        await websocket.close(CLOSE_FOREIGN_ORIGIN)
+        return
     bus = websocket.app.state.bus
+    messages = seat_messages(websocket)
     async with bus.subscribe(match_channel(match_id)) as events:
         viewer, record, token_ok = await run_in_threadpool(_load, websocket, match_id)
         await websocket.accept()
@@ -78,29 +145,23 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
         latest = record
         presence = websocket.app.state.presence
         viewer_id = viewer.id if viewer else None
-        connection = presence.connect(viewer_id, match_id, latest.seat_of(viewer_id))
-        bus.publish(match_channel(match_id), {"type": "presence_changed"})
-        await websocket.send_json(state_message(latest, viewer))
-
-        def presence_message() -> dict[str, Any]:
-            players = {s.user_id: s.seat for s in latest.seats if s.user_id is not None}
-            return {"type": "presence", **presence.match_presence(match_id, players)}
+        seat = latest.seat_of(viewer_id)
+        connection = presence.connect(viewer_id, match_id, seat)
+        await websocket.send_text(messages.get(latest, seat)[0])
 
         async def forward_events() -> None:
-            nonlocal latest
+            nonlocal latest, seat
             async for message in events:
-                if message["type"] == "presence_changed":
-                    await websocket.send_json(presence_message())
-                    continue
                 if message["type"] != "record":
-                    await websocket.send_json(message)  # clock ticks, offers, …
+                    await websocket.send_json(message)  # presence (batched), clock ticks, …
                     continue
                 incoming = MatchRecord.from_json(message["record"])
                 if incoming.version < latest.version:
                     continue  # an older event overtaken by a newer one
                 previous, latest = latest, incoming
-                state = state_message(latest, viewer)
-                await websocket.send_json(state)
+                seat = latest.seat_of(viewer_id)  # a seat may have been taken meanwhile
+                text, state = messages.get(latest, seat)
+                await websocket.send_text(text)
                 for event in change_events(previous, latest, state):
                     await websocket.send_json(event)
 
@@ -110,13 +171,19 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
                 kind = message.get("type") if isinstance(message, dict) else None
                 if kind == "ping":
                     await websocket.send_json({"type": "pong"})
+                elif kind == "move":
+                    await websocket.send_json(
+                        await play_from_socket(websocket, match_id, viewer, message))
                 elif kind == "sync":
                     fresh = await run_in_threadpool(_load, websocket, match_id)
                     if fresh[1] is not None:
-                        await websocket.send_json(state_message(fresh[1], viewer))
+                        await websocket.send_text(messages.get(fresh[1], seat)[0])
+
+        async def forward_chat() -> None:  # issue 17: the rooms this viewer may read
+            async for line in chat_lines(bus, match_id, viewer_id, lambda: latest):
+                await websocket.send_json(line)
 
         try:
-            await run_jobs(websocket, forward_events, answer_client)
+            await run_jobs(websocket, forward_events, answer_client, forward_chat)
         finally:
             presence.disconnect(connection)
-            bus.publish(match_channel(match_id), {"type": "presence_changed"})

@@ -1,53 +1,242 @@
 """The event bus over Redis pub/sub, for several server instances behind one load balancer:
 a move committed on instance A reaches a spectator connected to instance B.
 
-Same two methods as :class:`app.realtime.bus.InProcessBus`. Messages are JSON; channel names get
-a prefix so one Redis can serve several deployments.
+One process holds ONE pub/sub connection, whatever the number of sockets (the pattern of
+boardgame.io's socket.io transport): channel subscriptions are reference-counted, so a channel's
+first local subscriber subscribes in Redis and its last one unsubscribes; each message is decoded
+once per process and handed to every local subscriber's queue. Publishing goes through one more
+connection, owned by a single publisher task (so a burst of publishes from many worker threads
+never opens more connections). Commands (presence, locks) share a small bounded pool:
+``command_client``. At most 1 + ``COMMAND_CONNECTIONS`` connections per process.
+
+A message published here reaches this process's own subscribers at once (no round trip through
+Redis) and the other processes through Redis; each payload starts with the publishing process's
+id, so the reader skips its own. Same interface as :class:`app.realtime.bus.InProcessBus`.
+Messages are JSON; channel names get a prefix so one Redis can serve several deployments (and
+tests can share one Redis).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-import json
+import logging
+import uuid
+from collections import defaultdict
 from collections.abc import AsyncIterator
 from typing import Any
 
-import redis
+import orjson
 import redis.asyncio as aioredis
+from redis.asyncio.connection import BlockingConnectionPool
+
+from app.realtime.bus import QUEUE_SIZE
 
 PREFIX = "stepwell:"
+COMMAND_CONNECTIONS = 2
+SUBSCRIBE_CONFIRM_SECONDS = 5.0
+log = logging.getLogger(__name__)
 
 
 class RedisBus:
     def __init__(self, url: str, prefix: str = PREFIX) -> None:
         self.url = url
         self.prefix = prefix
-        self._publisher = redis.Redis.from_url(url)  # thread-safe pool: services publish from threads
+        self.instance = uuid.uuid4().hex[:12]
+        self._origin = f"{self.instance}|".encode()
+        self._local: dict[str, set[asyncio.Queue[dict[str, Any]]]] = defaultdict(set)
+        self._confirmations: dict[str, asyncio.Future[None]] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._outbox: asyncio.Queue[tuple[str, bytes]] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._control = asyncio.Lock()
+        self._ready = asyncio.Event()
+        self._client: aioredis.Redis | None = None
+        self._pubsub_client: aioredis.Redis | None = None
+        self._pubsub: Any = None
+
+    # -- lifecycle --------------------------------------------------------------------------------
+
+    def bind_loop(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Start the reader and the publisher on the server's loop (idempotent)."""
+        if self._loop is loop and self._tasks:
+            return
+        self._loop = loop
+        self._control = asyncio.Lock()
+        self._ready = asyncio.Event()
+        self._outbox = asyncio.Queue()
+        name = f"{self.prefix}{self.instance}"  # CLIENT LIST shows each process's connections
+        pool = BlockingConnectionPool.from_url(self.url, max_connections=COMMAND_CONNECTIONS,
+                                               timeout=10, client_name=name)
+        self._client = aioredis.Redis(connection_pool=pool)
+        self._pubsub_client = aioredis.Redis.from_url(self.url, health_check_interval=15,
+                                                      client_name=name)
+        self._pubsub = self._pubsub_client.pubsub()
+        self._tasks = [loop.create_task(self._read_forever()),
+                       loop.create_task(self._publish_forever())]
+
+    @property
+    def command_client(self) -> aioredis.Redis:
+        """Redis commands on the bound loop (bounded pool: never more than 2 connections)."""
+        if self._client is None:
+            raise RuntimeError("the bus is not bound to a loop yet")
+        return self._client
+
+    async def aclose(self) -> None:
+        await self._drain_outbox()
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks = []
+        with contextlib.suppress(Exception):
+            if self._pubsub is not None:
+                await self._pubsub.aclose()
+        for client in (self._pubsub_client, self._client):
+            with contextlib.suppress(Exception):
+                if client is not None:
+                    await client.aclose()
+
+    async def _drain_outbox(self) -> None:
+        for _ in range(100):
+            if self._outbox is None or self._outbox.empty():
+                return
+            await asyncio.sleep(0.01)
+
+    # -- publishing -------------------------------------------------------------------------------
 
     def publish(self, channel: str, message: dict[str, Any]) -> None:
-        self._publisher.publish(self.prefix + channel, json.dumps(message))
+        """Thread-safe and non-blocking: encoded here, sent by the publisher task in order."""
+        loop = self._loop
+        if loop is None or loop.is_closed() or self._outbox is None:
+            return  # not serving yet (no subscriber anywhere in this process could exist)
+        key = self.prefix + channel
+        data = orjson.dumps(message)
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            self._send(key, data, message)
+        else:
+            loop.call_soon_threadsafe(self._send, key, data, message)
+
+    def _send(self, key: str, data: bytes, message: dict[str, Any]) -> None:
+        assert self._outbox is not None
+        self._fan_out(key, message)
+        self._outbox.put_nowait((key, self._origin + data))
+
+    async def _publish_forever(self) -> None:
+        assert self._outbox is not None
+        while True:
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty() and len(batch) < 256:
+                batch.append(self._outbox.get_nowait())
+            try:
+                async with self.command_client.pipeline(transaction=False) as pipe:
+                    for channel, data in batch:
+                        pipe.publish(channel, data)
+                    await pipe.execute()
+            except Exception:  # Redis away: these messages are lost; states resync on the next
+                log.exception("publishing %d bus message(s) failed", len(batch))
+                await asyncio.sleep(0.2)
+
+    # -- subscribing ------------------------------------------------------------------------------
 
     @contextlib.asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[AsyncIterator[dict[str, Any]]]:
-        client = aioredis.Redis.from_url(self.url)
-        pubsub = client.pubsub(ignore_subscribe_messages=True)
-        await pubsub.subscribe(self.prefix + channel)
-
-        async def messages() -> AsyncIterator[dict[str, Any]]:
-            async for item in pubsub.listen():
-                if item.get("type") == "message":
-                    yield json.loads(item["data"])
-
+        if self._loop is None or not self._tasks:
+            self.bind_loop(asyncio.get_running_loop())
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(QUEUE_SIZE)
+        key = self.prefix + channel
+        first = not self._local.get(key)
+        self._local[key].add(queue)
         try:
+            if first:
+                await self._redis_subscribe(key)
+
+            async def messages() -> AsyncIterator[dict[str, Any]]:
+                while True:
+                    yield await queue.get()
+
             yield messages()
         finally:
-            with contextlib.suppress(Exception):
-                await pubsub.unsubscribe()
-                await pubsub.aclose()
-                await client.aclose()
+            queues = self._local.get(key)
+            if queues is not None:
+                queues.discard(queue)
+                if not queues:
+                    del self._local[key]
+                    with contextlib.suppress(Exception):
+                        await self._redis_unsubscribe(key)
 
-    def bind_loop(self, loop: object) -> None:
-        """Nothing to bind: Redis delivers to whichever loop subscribed."""
+    async def _redis_subscribe(self, key: str) -> None:
+        loop = asyncio.get_running_loop()
+        confirmed = self._confirmations.get(key)
+        if confirmed is None or confirmed.done():
+            confirmed = self._confirmations[key] = loop.create_future()
+        await self._ready.wait()  # the reader owns the connection: never open a second one
+        async with self._control:
+            if key not in self._local:
+                return  # everyone left while we waited for the lock
+            await self._pubsub.subscribe(key)
+        with contextlib.suppress(TimeoutError):  # the reader resolves it on Redis's answer
+            await asyncio.wait_for(asyncio.shield(confirmed), SUBSCRIBE_CONFIRM_SECONDS)
 
-    def close(self) -> None:
-        self._publisher.close()
+    async def _redis_unsubscribe(self, key: str) -> None:
+        async with self._control:
+            if key in self._local:
+                return  # a new local subscriber arrived meanwhile: keep the Redis subscription
+            await self._pubsub.unsubscribe(key)
+
+    def subscriber_count(self) -> int:
+        """Channels this process is subscribed to in Redis (for tests and metrics)."""
+        return len(self._local)
+
+    async def _read_forever(self) -> None:
+        """The process's one pub/sub reader. A control channel of its own keeps the connection
+        subscribed (so reading never spins) and reconnects resubscribe every channel."""
+        while not self._ready.is_set():
+            try:
+                async with self._control:
+                    await self._pubsub.subscribe(f"{self.prefix}_bus:{self.instance}")
+                self._ready.set()
+            except Exception:
+                log.warning("Redis pub/sub unreachable; retrying", exc_info=True)
+                await asyncio.sleep(0.5)
+        while True:
+            try:
+                item = await self._pubsub.get_message(timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("Redis pub/sub connection lost; reconnecting", exc_info=True)
+                await asyncio.sleep(0.5)
+                continue
+            if item is None:
+                continue
+            kind = item.get("type")
+            channel = item.get("channel")
+            key = channel.decode() if isinstance(channel, bytes) else str(channel)
+            if kind == "message":
+                self._deliver(key, item["data"])
+            elif kind == "subscribe":
+                confirmed = self._confirmations.pop(key, None)
+                if confirmed is not None and not confirmed.done():
+                    confirmed.set_result(None)
+
+    def _deliver(self, key: str, data: bytes) -> None:
+        if data.startswith(self._origin) or not self._local.get(key):
+            return  # our own message (delivered when published) or nobody here listens
+        try:
+            message = orjson.loads(data.split(b"|", 1)[1])
+        except (IndexError, orjson.JSONDecodeError):
+            log.warning("undecodable message on %s", key)
+            return
+        self._fan_out(key, message)
+
+    def _fan_out(self, key: str, message: dict[str, Any]) -> None:
+        for queue in list(self._local.get(key, ())):
+            if queue.full():  # a slow reader only needs the newest state: drop the oldest
+                queue.get_nowait()
+            queue.put_nowait(message)

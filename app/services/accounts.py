@@ -39,6 +39,8 @@ def register(session: Session, username: str, password: str, display_name: str |
     if len(password) < MIN_PASSWORD_LENGTH:
         raise Invalid(f"A password has at least {MIN_PASSWORD_LENGTH} characters.",
                       code="weak_password")
+    display = clean_display_name(display_name or username)
+    password_hash = HASHER.hash(password)  # slow on purpose: before the transaction, not in it
     if find_by_username(session, username) is not None:
         raise Conflict("That username is taken.", code="username_taken")
     user = session.get(User, upgrade.id) if upgrade and upgrade.kind == "guest" else None
@@ -47,8 +49,8 @@ def register(session: Session, username: str, password: str, display_name: str |
         session.add(user)
     user.kind = "account"
     user.username = username
-    user.name = clean_display_name(display_name or username)
-    user.password_hash = HASHER.hash(password)
+    user.name = display
+    user.password_hash = password_hash
     session.flush()
     token = issue_token(session, user, label="account")
     session.commit()
@@ -58,6 +60,9 @@ def register(session: Session, username: str, password: str, display_name: str |
 def authenticate(session: Session, username: str, password: str) -> tuple[Identity, str]:
     """The account for these credentials and a fresh API token; one vague error for any failure."""
     user = find_by_username(session, username.strip())
+    # End the read before the deliberately slow hash: on SQLite every transaction holds the write
+    # lock, and parallel logins must not queue behind each other's argon2 work.
+    session.commit()
     failure = Unauthenticated("Wrong username or password.", code="bad_credentials")
     if user is None or not user.password_hash:
         HASHER.hash(password)  # spend the same time whether or not the user exists

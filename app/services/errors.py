@@ -34,3 +34,10 @@ class Invalid(ServiceError):
 
 class Unauthenticated(ServiceError):
     code = "unauthenticated"
+
+
+class ServerBusy(ServiceError):
+    """Saturated: answered at once with 503 and ``Retry-After`` instead of queueing forever."""
+
+    code = "server_busy"
+    retry_after_seconds = 1

@@ -5,8 +5,9 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
+from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from app.db.models import ApiToken, User, utcnow
@@ -22,6 +23,9 @@ class Identity:
     id: int
     name: str
     kind: str
+    scopes: frozenset[str] | None = None
+    """A personal token's scopes; None: full access (session, guest and login tokens)."""
+    expires_at: datetime | None = None
 
     def public(self) -> dict[str, object]:
         return {"id": self.id, "name": self.name, "kind": self.kind}
@@ -63,12 +67,21 @@ def issue_token(session: Session, user: User, label: str = "") -> str:
 
 
 def user_for_token(session: Session, token: str) -> Identity | None:
-    row = session.scalar(select(ApiToken).where(ApiToken.token_hash == hash_token(token)))
-    if row is None:
+    """One query, no write: ``last_used_at`` is kept by ``touch_token`` (at most once a minute)."""
+    row = session.execute(select(User.id, User.name, User.kind, ApiToken.scopes, ApiToken.expires_at)
+                          .join(ApiToken, ApiToken.user_id == User.id)
+                          .where(ApiToken.token_hash == hash_token(token))).first()
+    if row is None or (row.expires_at is not None and row.expires_at <= utcnow()):
         return None
-    row.last_used_at = utcnow()
+    scopes = None if row.scopes is None else frozenset(row.scopes.split())
+    return Identity(id=row.id, name=row.name, kind=row.kind, scopes=scopes,
+                    expires_at=row.expires_at)
+
+
+def touch_token(session: Session, token_hash: str) -> None:
+    session.execute(update(ApiToken).where(ApiToken.token_hash == token_hash)
+                    .values(last_used_at=utcnow()))
     session.commit()
-    return identity_of(row.user)
 
 
 def user_by_id(session: Session, user_id: int) -> Identity | None:

@@ -17,12 +17,18 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from app.db.models import Seek, User, utcnow
-from app.services import clocks
+from app.match import clocks
+from app.match.bots import ensure_bot_user, level_of
+from app.match.service import MatchService, validate_setup
+from app.services import relations
 from app.services.errors import Conflict, Forbidden, Invalid, NotFound
 from app.services.identity import Identity, identity_of
-from app.services.matches import MatchService, validate_setup
+from app.services.option_privacy import public_options, refuse_secret_options_in_rated
 from app.services.profiles import find_user_id
 from app.services.ratings import get_rating, rating_json
+
+RATED_KINDS = ("account", "bot")
+"""Users who play rated games: accounts and bot accounts."""
 
 SEEK_ID_LENGTH = 8
 QUICK_WINDOW = 3.0
@@ -54,14 +60,15 @@ class LobbyService:
     def _user_json(self, user: User | None, game: str) -> dict[str, Any] | None:
         if user is None:
             return None
-        rating = get_rating(self.session, user.id, game) if user.kind == "account" else None
+        rating = get_rating(self.session, user.id, game) if user.kind in RATED_KINDS else None
         return {"id": user.id, "name": user.name, "kind": user.kind, "username": user.username,
-                "rating": rating_json(rating) if user.kind == "account" else None}
+                "rating": rating_json(rating) if user.kind in RATED_KINDS else None}
 
     def seek_json(self, seek: Seek) -> dict[str, Any]:
         names = {u.id: u for u in self.session.scalars(select(User).where(User.id.in_(seek.joined)))}
         return {
-            "id": seek.id, "kind": seek.kind, "game": seek.game, "options": seek.options,
+            "id": seek.id, "kind": seek.kind, "game": seek.game,
+            "options": public_options(seek.game, seek.options),
             "seats": seek.num_seats, "rated": seek.rated, "time_control": seek.time_control,
             "creator": self._user_json(seek.creator, seek.game),
             "target": self._user_json(seek.target, seek.game),
@@ -94,7 +101,7 @@ class LobbyService:
         return seek
 
     def _check_rated(self, rated: bool, *users: Identity) -> None:
-        if rated and any(u.kind != "account" for u in users):
+        if rated and any(u.kind not in RATED_KINDS for u in users):
             raise Invalid("Rated games are for accounts: sign up first (your games stay yours).",
                           code="rated_needs_account")
 
@@ -103,6 +110,7 @@ class LobbyService:
                     time_control: dict[str, Any] | None = None, seat: int | str = "random",
                     kind: str = "open", target: User | None = None) -> dict[str, Any]:
         setup = validate_setup(game, options, players)
+        refuse_secret_options_in_rated(setup.game, setup.options, rated)
         time_control = clocks.parse_time_control(time_control)
         self._check_rated(rated, user)
         if seat != "random" and not (isinstance(seat, int) and 0 <= seat < setup.num_seats):
@@ -186,7 +194,14 @@ class LobbyService:
         if seek.status != "open":
             raise Conflict("This seek is no longer open.", code="seek_closed")
         seek.status = "cancelled"
-        return self._save(seek)
+        cancelled = self._save(seek)
+        self._tell_target_cancelled(seek, cancelled)
+        return cancelled
+
+    def _tell_target_cancelled(self, seek: Seek, seek_json: dict[str, Any]) -> None:
+        if seek.kind == "challenge" and seek.target_id is not None:
+            self.publish(user_channel(seek.target_id),
+                         {"type": "challenge_canceled", "seek": seek_json})
 
     def decline(self, seek_id: str, user: Identity) -> dict[str, Any]:
         seek = self._load(seek_id)
@@ -202,14 +217,23 @@ class LobbyService:
     def challenge(self, user: Identity, target_name: str, game: str,
                   options: dict[str, Any] | None = None, rated: bool = False,
                   time_control: dict[str, Any] | None = None) -> dict[str, Any]:
+        level = level_of(target_name.lower())
+        if level is not None:  # a built-in bot exists from its first game on
+            ensure_bot_user(self.session, level)
+            self.session.commit()
         target = self.session.get(User, find_user_id(self.session, target_name))
         assert target is not None
         if target.id == user.id:
             raise Invalid("You cannot challenge yourself.", code="self_challenge")
-        if rated and target.kind != "account":
+        if relations.blocks(self.session, target.id, user.id):  # issue 17: blocked by the target
+            raise Forbidden(f"{target.name} does not accept your challenges.", code="blocked")
+        if rated and target.kind not in RATED_KINDS:
             raise Invalid("Rated games are for accounts.", code="rated_needs_account")
-        return self.create_seek(user, game, options, None, rated, time_control, "random",
-                                kind="challenge", target=target)
+        created = self.create_seek(user, game, options, None, rated, time_control, "random",
+                                   kind="challenge", target=target)
+        if target.kind == "bot" and level_of(target.username) is not None:
+            return self.accept(created["id"], identity_of(target))  # built-in bots always accept
+        return created
 
     def quick_play(self, user: Identity, game: str) -> dict[str, Any]:
         """Wait in the quick-play pool and get paired with the closest rating in reach.
@@ -219,6 +243,9 @@ class LobbyService:
         caller's seek: ``matched`` with a ``match_id`` at once if a partner was in reach.
         """
         setup = validate_setup(game, None)
+        if user.kind == "bot":
+            raise Forbidden("Bots play through challenges, not quick play with people.",
+                            code="bots_no_quick_play")
         rated = user.kind == "account"
         mine = self.session.scalar(select(Seek).where(
             Seek.status == "open", Seek.kind == "quick", Seek.game == setup.game.id,
@@ -273,9 +300,11 @@ class LobbyService:
     def expire_user(self, user_id: int) -> int:
         """The user went offline: their open seeks expire and they leave seeks they joined."""
         changed = 0
+        expired: list[Seek] = []
         for seek in self.session.scalars(select(Seek).where(Seek.status == "open")):
             if seek.creator_id == user_id:
                 seek.status = "expired"
+                expired.append(seek)
             elif user_id in seek.joined:
                 seek.joined = [uid for uid in seek.joined if uid != user_id]
             else:
@@ -285,6 +314,8 @@ class LobbyService:
         if changed:
             self.session.commit()
             self._lobby_changed()
+            for seek in expired:
+                self._tell_target_cancelled(seek, self.seek_json(seek))
         return changed
 
     def pending_for(self, user: Identity) -> list[dict[str, Any]]:

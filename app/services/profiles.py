@@ -8,9 +8,10 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Match, MatchPlayer, Rating, User
+from app.match.bots import level_of
+from app.match.records import record_of
 from app.services.errors import NotFound
 from app.services.ratings import rating_json
-from app.services.records import record_of
 from games import registry
 
 RECENT_GAMES = 20
@@ -55,7 +56,8 @@ def profile(session: Session, user_id: int) -> dict[str, Any]:
         })
     return {
         "user": {"id": user.id, "name": user.name, "kind": user.kind, "username": user.username,
-                 "member_since": user.created_at.isoformat() + "Z"},
+                 "member_since": user.created_at.isoformat() + "Z",
+                 "builtin_bot": user.kind == "bot" and level_of(user.username) is not None},
         "ratings": ratings, "games_played": played, "recent": recent,
     }
 
@@ -75,6 +77,8 @@ def games_in_play(session: Session, user_id: int) -> list[dict[str, Any]]:
 
 def find_user_id(session: Session, name: str) -> int:
     """A user id from a username (case-insensitive) or a numeric id."""
+    if "\x00" in name:  # no username holds NUL, and PostgreSQL refuses it in a query
+        raise NotFound(f"There is no user {name!r}.", code="no_user")
     if name.isdigit() and session.get(User, int(name)) is not None:
         return int(name)
     user = session.scalar(select(User).where(func.lower(User.username) == name.lower()))

@@ -13,7 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.models import Match, Rating, User, utcnow
-from app.services.records import MatchRecord
+from app.match.records import MatchRecord
 
 MODEL = PlackettLuce()
 PROVISIONAL_GAMES = 10
@@ -35,7 +35,7 @@ def get_rating(session: Session, user_id: int, game: str) -> Rating | None:
 def seat_ratings(session: Session, record: MatchRecord) -> dict[int, dict[str, Any]]:
     """The ratings shown beside account players' names in a match (seat -> rating)."""
     return {seat.seat: rating_json(get_rating(session, seat.user_id, record.game))
-            for seat in record.seats if seat.user_id is not None and seat.kind == "account"}
+            for seat in record.seats if seat.user_id is not None and seat.kind in ("account", "bot")}
 
 
 def ranks_from_ranking(ranking: list[list[int]], num_seats: int) -> list[int]:
@@ -81,7 +81,8 @@ def leaderboard(session: Session, game: str, limit: int = 50) -> list[dict[str, 
     rows.sort(key=lambda row: (row[0].games < PROVISIONAL_GAMES,
                                -(row[0].mu - 3 * row[0].sigma)))
     return [
-        {"rank": index, "user": {"id": user.id, "name": user.name, "username": user.username},
+        {"rank": index, "user": {"id": user.id, "name": user.name, "username": user.username,
+                                 "kind": user.kind},
          **rating_json(rating)}
         for index, (rating, user) in enumerate(rows[:limit], start=1)
     ]

@@ -7,6 +7,9 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
 
 from app.api.deps import Lobby, SessionDep
+from app.auth import identities
+from app.db.one_hop import OneHopRoute
+from app.ratelimit import RateLimited, client_address, limiter_for, login_guard
 from app.services import accounts, profiles, ratings
 from app.services.errors import ServiceError
 from app.web import i18n
@@ -15,7 +18,22 @@ from app.web.pages import safe_next
 from app.web.templating import render
 from games import registry
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(route_class=OneHopRoute, include_in_schema=False)
+TOO_MANY = i18n.N_("Too many attempts: please wait %(seconds)s s and try again.")
+
+
+def _message(error: ServiceError) -> str:
+    if isinstance(error, RateLimited):
+        return i18n.gettext(TOO_MANY) % {"seconds": error.retry_after_seconds}
+    return i18n.gettext(error.message)
+
+
+def _form_error(page: Response, error: ServiceError) -> Response:
+    """A form shown again with its error; over a rate limit, 429 and when to retry."""
+    if isinstance(error, RateLimited):
+        page.status_code = 429
+        page.headers["Retry-After"] = str(error.retry_after_seconds)
+    return page
 
 
 @router.get("/signup")
@@ -30,11 +48,13 @@ def signup(request: Request, session: SessionDep, csrf: str = Form(""), username
     check_csrf(request, csrf)
     viewer = page_viewer(request, session)
     try:
+        limiter_for(request.app).enforce("accounts", client_address(request))
         user, _token = accounts.register(session, username, password, name or None, viewer)
     except ServiceError as error:
-        return render(request, "signup.html", status_code=422, next=safe_next(next),
-                      error=i18n.gettext(error.message),
-                      form={"username": username, "name": name})
+        return _form_error(render(request, "signup.html", status_code=422, next=safe_next(next),
+                                  error=_message(error), form={"username": username, "name": name}),
+                           error)
+    identities(request).forget_user(user.id)
     request.session["uid"] = user.id
     return RedirectResponse(safe_next(next), status_code=303)
 
@@ -50,11 +70,12 @@ def login(request: Request, session: SessionDep, csrf: str = Form(""), username:
           password: str = Form(""), next: str = Form("/")) -> Response:
     check_csrf(request, csrf)
     try:
-        user, _token = accounts.authenticate(session, username, password)
+        with login_guard(request, username):
+            user, _token = accounts.authenticate(session, username, password)
     except ServiceError as error:
         page_viewer(request, session)
-        return render(request, "login.html", status_code=401, next=safe_next(next),
-                      error=i18n.gettext(error.message), form={"username": username})
+        return _form_error(render(request, "login.html", status_code=401, next=safe_next(next),
+                                  error=_message(error), form={"username": username}), error)
     request.session["uid"] = user.id
     return RedirectResponse(safe_next(next), status_code=303)
 
@@ -76,18 +97,20 @@ def profile_page(name: str, request: Request, session: SessionDep) -> Response:
 
 @router.post("/u/{name}/challenge")
 def challenge_user(name: str, request: Request, session: SessionDep, lobby: Lobby,
-                   csrf: str = Form(""), game: str = Form("stairs"),
+                   csrf: str = Form(""), game: str = Form(""),
                    rated: str | None = Form(None)) -> Response:
     check_csrf(request, csrf)
+    game = game or registry.first().id
     viewer = page_viewer(request, session)
     if viewer is None:
         return RedirectResponse(f"/login?next=/u/{name}", status_code=303)
+    limiter_for(request.app).enforce("challenges", f"u:{viewer.id}")
     lobby.challenge(viewer, name, game, None, rated is not None)
     return RedirectResponse("/#lobby", status_code=303)
 
 
 @router.get("/leaderboard")
-def leaderboard_page(request: Request, session: SessionDep, game: str = "stairs") -> Response:
+def leaderboard_page(request: Request, session: SessionDep, game: str = "") -> Response:
     page_viewer(request, session)
     games = [g.describe() for g in registry.all_games()]
     if game not in {g["id"] for g in games}:

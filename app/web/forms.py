@@ -5,7 +5,8 @@ from __future__ import annotations
 from fastapi import Request
 from sqlalchemy.orm import Session
 
-from app.api.deps import csrf_ok, resolve_viewer
+from app.auth import csrf_ok, identities, resolve_viewer
+from app.ratelimit import client_address, limiter_for
 from app.services import identity
 from app.services.errors import Forbidden
 from app.services.identity import Identity
@@ -30,7 +31,9 @@ def ensure_user(request: Request, session: Session, name: str | None) -> Identit
     if viewer is not None:
         if name and name.strip() and name.strip() != viewer.name:
             viewer = identity.rename(session, viewer.id, name)
+            identities(request).forget_user(viewer.id)
         return viewer
+    limiter_for(request.app).enforce("guests", client_address(request))
     viewer, _token = identity.create_guest(session, name or "")
     request.session["uid"] = viewer.id
     return viewer

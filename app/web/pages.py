@@ -13,16 +13,18 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
 
 from app.api.deps import Lobby, Matches, SessionDep
+from app.db.one_hop import OneHopRoute
+from app.match.bots import seat_bots
+from app.match.payloads import match_payload
+from app.ratelimit import limiter_for
 from app.services import profiles, ratings
-from app.services.bots import seat_bots
 from app.services.errors import NotFound
-from app.services.match_views import match_payload
 from app.web import i18n
 from app.web.forms import check_csrf, ensure_user, page_viewer
 from app.web.templating import render, templates
 from games import registry
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(route_class=OneHopRoute, include_in_schema=False)
 
 OPTION_PREFIX = "opt_"
 
@@ -56,7 +58,7 @@ def option_fields(game_id: str) -> list[dict[str, Any]]:
             kind = "number"
         else:
             continue
-        title = i18n.OPTION_LABELS.get(name, spec.get("title", name))
+        title = i18n.option_label(registry.get(game_id), name, spec.get("title"))
         fields.append({"name": name, "kind": kind, "title": title,
                        "description": spec.get("description", ""),
                        "choices": spec.get("enum", []), "default": defaults.get(name),
@@ -126,6 +128,7 @@ async def create_from_form(request: Request, session: SessionDep, matches: Match
     players = int(players_raw) if players_raw.isdigit() else None
     options = _options_from_form(game_id, form)
     time_control = CLOCK_PRESETS.get(str(form.get("clock", "none")), CLOCK_PRESETS["none"])[1]
+    limiter_for(request.app).enforce("seeks" if form.get("mode") == "lobby" else "matches", f"u:{user.id}")
     if form.get("mode") == "lobby":
         lobby.create_seek(user, game_id, options, players, rated=form.get("rated") is not None,
                           time_control=time_control, seat=seat)
@@ -204,3 +207,12 @@ def switch_language(code: str, request: Request, next: str = "/") -> Response:
 def render_page_error(request: Request, status: int, message: str) -> Response:
     return render(request, "error.html", status_code=status, status=status, message=message)
 
+
+
+from app.web.platform_pages import router as platform_page_router  # noqa: E402 (issue 16 pages)
+
+router.include_router(platform_page_router)
+
+from app.web.moderation_pages import router as moderation_page_router  # noqa: E402 (issue 17)
+
+router.include_router(moderation_page_router)

@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from app.settings import PROJECT_ROOT
-from app.web import i18n
+from app.web import game_assets, i18n, script_words
 from games import registry
 
 templates = Jinja2Templates(directory=str(PROJECT_ROOT / "templates"))
@@ -26,10 +26,37 @@ def _to_json_script(value: Any) -> Markup:
 
 
 templates.env.filters["json_script"] = _to_json_script
+templates.env.globals["game_assets"] = game_assets.assets
+templates.env.globals["result_reasons"] = lambda game_id: {
+    code: i18n.reason_label(game_id, code)
+    for code in (*registry.get(game_id).words.reasons, *registry.get(game_id).words.former_reasons)}
+templates.env.globals["all_game_assets"] = lambda: {
+    game.id: game_assets.assets(game.id).to_json() for game in registry.all_games()}
+
+
+PAGES_DRAWING_EVERY_GAME = {"watch.html"}
+
+
+def _games_drawn(name: str, context: dict[str, Any]) -> list[str]:
+    """The games whose boards a page draws (their scripts' words are embedded in the page)."""
+    if name in PAGES_DRAWING_EVERY_GAME:
+        return registry.ids()
+    game = context.get("game")
+    return [game["id"]] if isinstance(game, dict) and "id" in game else []
+
+
+def _diagram(game_id: str, diagram_id: str) -> Markup:
+    """A rules-page figure drawn from the engine position in games/<id>/diagrams.json."""
+    from app.web.diagrams import figure
+
+    return figure(game_id, diagram_id, i18n.current_language.get())
+
+
+templates.env.globals["diagram"] = _diagram
 
 
 def render(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
-    from app.api.deps import csrf_token
+    from app.auth import csrf_token
 
     language = i18n.current_language.get()
     base = {
@@ -38,7 +65,7 @@ def render(request: Request, name: str, status_code: int = 200, **context: Any) 
         "languages": i18n.LANGUAGES,
         "csrf_token": csrf_token(request),
         "viewer": getattr(request.state, "viewer", None),
-        "script_messages": i18n.script_messages(),
+        "script_messages": script_words.catalog(_games_drawn(name, context)),
         "game_titles": {game.id: i18n.gettext(game.title) for game in registry.all_games()},
     }
     return templates.TemplateResponse(request, name, {**base, **context}, status_code=status_code)

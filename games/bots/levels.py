@@ -1,7 +1,7 @@
 """Bot levels and the single entry point the app calls: ``choose_move(state, seat, level, seed)``.
 
 A level is a search budget: iterations and/or seconds of MCTS per move, with the game's playout
-policy from :mod:`games.bots.policies`. ``random`` plays a uniformly random legal move (benchmarks).
+playout hint (``State.playout_move``). ``random`` plays a uniformly random legal move (benchmarks).
 """
 
 from __future__ import annotations

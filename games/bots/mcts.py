@@ -2,7 +2,7 @@
 
 The search only uses the State verbs (``to_move``, ``legal_moves``, ``play``, ``is_over``,
 ``result``, ``num_players``) plus ``determinize``: before every iteration the searching seat's
-position is re-sampled from what that seat knows, so hidden information (Town of Stairs) is never
+position is re-sampled from what that seat knows, so hidden information (secret cards) is never
 read from the true state. For perfect-information games ``determinize`` returns the state itself,
 and the tree keeps each node's state so that an iteration replays no moves down the tree.
 

@@ -7,10 +7,13 @@ as a sorted multiset, so the player picks the order. Rules: /rules/scalas (proje
 
 from __future__ import annotations
 
+import random
 from typing import Any, Literal
 
-from games.base import Game, GameOptions, IllegalMove, Result, State
+from games import playout
+from games.base import Game, GameOptions, IllegalMove, Result, State, move_key
 from games.scalas.board import FORCED_PAIRS, INDEX, NAMES, descent_set, staircase_squares
+from games.scalas.words import WORDS
 
 COLOURS = ("red", "blue")
 MARKS = "01"  # a column is a string of seat digits, bottom to top
@@ -56,6 +59,8 @@ def _next_turn(
 
 class ScalasState(State):
     """One Scalas position. ``columns`` holds each square's cubes bottom to top as seat digits."""
+
+    game_id = "scalas"
 
     def __init__(
         self,
@@ -110,18 +115,24 @@ class ScalasState(State):
             return []
         return list(self._move_index())
 
-    def play(self, move: str) -> ScalasState:
+    def parse_move(self, text: str) -> str:
+        """A square ``c3`` (also ``C 3``) or ``pass``, if legal here."""
         if self._to_move is None:
             raise IllegalMove("the game is over")
-        if not isinstance(move, str):
-            raise IllegalMove(f"{move!r} is not a move: write a square like 'c3' or 'pass'")
+        if not isinstance(text, str):
+            raise IllegalMove(f"{text!r} is not a move: write a square like 'c3' or 'pass'")
         index = self._move_index()
-        square = index.get(move)
-        if square is None:
-            square = index.get("".join(move.split()).lower())
-            if square is None:
-                raise IllegalMove(self._why_illegal(move))
+        if text in index:
+            return text
+        canonical = move_key(text)
+        if canonical in index:
+            return canonical
+        raise IllegalMove(self._why_illegal(text))
+
+    def play(self, move: str) -> ScalasState:
+        square = self._move_index()[self.parse_move(move)]
         seat = self._to_move
+        assert seat is not None
         size = self.size
         if square == PASS_SQUARE:
             following, placements = _next_turn(size, self.heights, self.hands, seat)
@@ -181,6 +192,34 @@ class ScalasState(State):
             placements,
         )
 
+    def forced_move(self) -> str | None:
+        """A pass is automatic: it is played for a player whose only legal move it is."""
+        return PASS if self._to_move is not None and list(self._move_index()) == [PASS] else None
+
+    def playout_move(self, moves: list[str], rng: random.Random) -> str:
+        """Prefer placements that force further placements for the mover (each one tops a
+        square) and that cover an opponent's top."""
+        chosen = playout.explore(moves, rng)
+        if chosen is not None:
+            return chosen
+        heights, columns = self.heights, self.columns
+        mark = MARKS[self._to_move or 0]
+        index = INDEX[self.size]
+        pairs = FORCED_PAIRS[self.size]
+        scores = []
+        for move in moves:
+            square = index.get(move)
+            if square is None:
+                scores.append(0.0)
+                continue
+            height = heights[square] + 1
+            score = 0.5 if columns[square] and columns[square][-1] != mark else 0.0
+            for _between, far in pairs[square]:
+                if heights[far] == height and columns[far][-1] == mark:
+                    score += 1
+            scores.append(score)
+        return playout.best(moves, scores, rng)
+
     def view(self, seat: int | None) -> dict[str, Any]:
         size = self.size
         names = NAMES[size]
@@ -209,10 +248,14 @@ class ScalasState(State):
             "empty_squares_closed": self._to_move is not None and not self.hands[1 - self._to_move],
             "legal_moves": legal,
             "legal_squares": [m for m in legal if m != PASS],
+            "clicks": {m: m for m in legal if m != PASS},  # what a click plays
+            "to_place": 0 if self._to_move is None
+            else min(len(self.pending), self.hands[self._to_move]),  # forced cubes still to place
             "bottom_level": min(self.heights),
             "last_move": None
             if self.last_move is None
             else {"move": self.last_move, "seat": self.last_seat},
+            "last_marks": [] if self.last_move in (None, PASS) else [self.last_move],
             "score": self._tops(),
             "ply": self.ply,
             "is_over": self.is_over,
@@ -255,7 +298,7 @@ class ScalasState(State):
 
     def _why_illegal(self, move: str) -> str:
         """A readable reason why ``move`` cannot be played here."""
-        text = "".join(move.split()).lower()
+        text = move_key(move)
         squares = INDEX[self.size]
         if text == PASS:
             return "you may not pass while you have a legal placement"
@@ -285,7 +328,7 @@ class ScalasState(State):
         tops = self._tops()
         details: dict[str, Any] = {"tops": tops, "decided_at_height": None}
         if tops[0] != tops[1]:
-            return _ranked(tops, tops, "more squares topped", details)
+            return _ranked(tops, tops, "most_tops", details)
         for height in range(max(self.heights), 0, -1):
             counts = [0, 0]
             for column in self.columns:
@@ -294,7 +337,7 @@ class ScalasState(State):
             if counts[0] != counts[1]:
                 details["decided_at_height"] = height
                 details["tops_at_height"] = counts
-                return _ranked(counts, tops, "more towers topped at a tie-break height", details)
+                return _ranked(counts, tops, "tiebreak_towers", details)
         return Result(
             winners=(),
             ranking=((0, 1),),
@@ -319,7 +362,8 @@ class ScalasGame(Game):
     """Scalas for two players on 5×5 (25 cubes each), 6×6 (36) or 7×7 (49); red moves first."""
 
     id = "scalas"
-    title = "Scalas"
+    title = WORDS.title
+    words = WORDS
     min_players = 2
     max_players = 2
     options = ScalasOptions

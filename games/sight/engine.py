@@ -9,10 +9,12 @@ the point the piece stepped from). A player with no legal move at the start of t
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any, ClassVar, Literal
 
-from games.base import Game, GameOptions, IllegalMove, Result, State
+from games import playout
+from games.base import Game, GameOptions, IllegalMove, Result, State, move_key
 from games.sight.board import (
     EDGES,
     MOVE_BY_NAME,
@@ -23,12 +25,13 @@ from games.sight.board import (
     RAYS,
     STEP_NAMES,
 )
+from games.sight.words import WORDS
 
 COLOURS = ("light", "dark")
 SIGNS = (1, -1)
 PLACE = "place"
 MOVE = "move"
-_MOVE_PATTERN = re.compile(r"^([a-e][1-5])(?:-([a-e][1-5]))?$")
+_MOVE_PATTERN = re.compile(r"^([a-e][1-5])([a-e][1-5])?$")
 
 
 class SightOptions(GameOptions):
@@ -65,6 +68,8 @@ def _in_sight(board: tuple[int, ...], point: int) -> list[int]:
 
 class SightState(State):
     """A Sight position; the phase, the movable sources and the legal moves are derived lazily."""
+
+    game_id: ClassVar[str] = "sight"
 
     __slots__ = (
         "_board",
@@ -148,20 +153,23 @@ class SightState(State):
         return [p for p in range(POINT_COUNT) if self._board[p] * sign == height]
 
     def _parse(self, move: str) -> tuple[int, int]:
-        """(source or -1, target) of a move in any case and spacing; IllegalMove if garbage."""
+        """(source or -1, target) of a move in any case, spacing and dashes; IllegalMove if
+        it names no placement or step on this board (legality here is :meth:`_check`'s job)."""
+        if not isinstance(move, str):
+            raise IllegalMove(f"{move!r} is not a move: write a point (c3) or a step (c3-d4)")
         found = MOVE_BY_NAME.get(move)
         if found is not None:
             return found
-        wanted = "".join(move.split()).lower()
-        found = MOVE_BY_NAME.get(wanted)
-        if found is not None:
-            return found
+        wanted = move_key(move)
         if wanted == "pass":
             raise IllegalMove("there is no pass in Sight: a player without a move loses")
         match = _MOVE_PATTERN.match(wanted)
         if match is None:
             raise IllegalMove(f"{move!r} is not a move: write a point (c3) or a step (c3-d4)")
         source, target = match.groups()
+        found = MOVE_BY_NAME.get(source if target is None else f"{source}-{target}")
+        if found is not None:
+            return found
         if source == target:
             raise IllegalMove(f"{move!r} does not go anywhere")
         raise IllegalMove(f"{target} is not adjacent to {source} along a board line")
@@ -214,16 +222,21 @@ class SightState(State):
         return Result(
             winners=(winner,),
             ranking=((winner,), (loser,)),
-            reason="no legal move",
+            reason="no_legal_move",
             details={"loser": loser, "board_full": all(self._board)},
         )
 
     def legal_moves(self) -> list[str]:
         return list(self._analyse())
 
-    def play(self, move: str) -> SightState:
-        source, target = self._parse(move)
+    def parse_move(self, text: str) -> str:
+        """A placement ``c3`` or a step ``c3-d4`` (also ``C3 D4``, ``c3d4``), if legal here."""
+        source, target = self._parse(text)
         self._check(source, target)
+        return POINT_NAMES[target] if source < 0 else STEP_NAMES[source, target]
+
+    def play(self, move: str) -> SightState:
+        source, target = MOVE_BY_NAME[self.parse_move(move)]
         sign = SIGNS[self._turn]
         board = list(self._board)
         if source >= 0:
@@ -235,10 +248,21 @@ class SightState(State):
         name = POINT_NAMES[target] if source < 0 else STEP_NAMES[source, target]
         return SightState(tuple(board), 1 - self._turn, self._ply + 1, self._priority, name, grown)
 
+    def playout_move(self, moves: list[str], rng: random.Random) -> str:
+        """Prefer the move that grows the most friendly pieces."""
+        chosen = playout.explore(moves, rng)
+        if chosen is not None:
+            return chosen
+        board, sign = self._board, SIGNS[self._turn]
+        scores = []
+        for move in moves:
+            source, target = MOVE_BY_NAME[move]
+            scores.append(len(_growth(board, target, sign, source)))
+        return playout.best(moves, scores, rng)
+
     def growth(self, move: str) -> list[str]:
         """The points that would grow if ``move`` were played (the UI previews them on hover)."""
-        source, target = self._parse(move)
-        self._check(source, target)
+        source, target = MOVE_BY_NAME[self.parse_move(move)]
         grown = _growth(self._board, target, SIGNS[self._turn], source)
         return [POINT_NAMES[p] for p in grown]
 
@@ -280,12 +304,14 @@ class SightState(State):
                 for p, targets in (self._sources.items() if moves else ())
             },
             "legal_moves": list(moves),
+            "clicks": _clicks(moves),
             "growth": growth,
             "sight": {
                 POINT_NAMES[p]: [POINT_NAMES[q] for q in _in_sight(board, p)]
                 for p in range(POINT_COUNT)
             },
             "last_move": self._last_move,
+            "last_marks": self._last_move.split("-") if self._last_move else [],  # source?, target
             "last_grown": [POINT_NAMES[p] for p in self._last_grown],
             "ply": self._ply,
             "options": {"priority": self._priority},
@@ -307,11 +333,24 @@ class SightState(State):
         return f"SightState({self.to_json()!r})"
 
 
+def _clicks(moves: list[str]) -> dict[str, Any]:
+    """What a click plays: a point to place on, or a stack to lift and then where it goes."""
+    clicks: dict[str, Any] = {}
+    for move in moves:
+        source, target = MOVE_BY_NAME[move]
+        if source < 0:  # a placement
+            clicks[POINT_NAMES[target]] = move
+        else:
+            clicks.setdefault(POINT_NAMES[source], {})[POINT_NAMES[target]] = move
+    return clicks
+
+
 class SightGame(Game):
     """Sight for two players; light (seat 0) moves first on an empty board."""
 
     id: ClassVar[str] = "sight"
-    title: ClassVar[str] = "Sight"
+    title: ClassVar[str] = WORDS.title
+    words = WORDS
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     options: ClassVar[type[GameOptions]] = SightOptions

@@ -11,9 +11,12 @@ move generation never rebuilds them; legal moves are computed once per state and
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from games.base import Game, GameOptions, IllegalMove, Result, State
+from games import playout
+from games.base import Game, GameOptions, IllegalMove, Result, State, move_key
+from games.stairs.words import WORDS
 
 SIZE = 6
 FILES = "abcdef"
@@ -54,8 +57,8 @@ class StairsOptions(GameOptions):
 
 
 def _normalise(move: str) -> str:
-    """Lower case, no spaces, and ``c3d4`` read as ``c3-d4``."""
-    text = "".join(move.split()).lower()
+    """Lower case, no spaces, and ``c3d4`` or ``c-3-d4`` read as ``c3-d4``."""
+    text = move_key(move)
     if len(text) == 4 and text[0] in FILES and text[2] in FILES:
         text = f"{text[:2]}-{text[2:]}"
     return text
@@ -63,6 +66,8 @@ def _normalise(move: str) -> str:
 
 class StairsState(State):
     """One Stairs position; immutable (``play`` builds a new state)."""
+
+    game_id = "stairs"
 
     __slots__ = (
         "_actions",
@@ -165,15 +170,20 @@ class StairsState(State):
     def legal_moves(self) -> list[str]:
         return list(self._legal())
 
-    def play(self, move: str) -> StairsState:
-        if not isinstance(move, str):
-            raise IllegalMove(f"{move!r} is not a move")
+    def parse_move(self, text: str) -> str:
+        """``c3-d4`` (also ``C3 D4``, ``c3d4``), ``pass`` or ``swap``, if legal here."""
+        if not isinstance(text, str):
+            raise IllegalMove(f"{text!r} is not a move")
         actions = self._legal()
-        action = actions.get(move)
-        if action is None:
-            action = actions.get(_normalise(move))
-            if action is None:
-                raise IllegalMove(self._why_illegal(move))
+        if text in actions:
+            return text
+        canonical = _normalise(text)
+        if canonical in actions:
+            return canonical
+        raise IllegalMove(self._why_illegal(text))
+
+    def play(self, move: str) -> StairsState:
+        action = self._legal()[self.parse_move(move)]
         if action == PASS:
             return self._next(self._board, 1 - self._colour, self._seat_colours, PASS)
         if action == SWAP:
@@ -264,6 +274,23 @@ class StairsState(State):
         lowest = min(self._heights[SQUARE_INDEX[m[:2]]] for m in actions if m != SWAP)
         return f"lowest first: you must move one of your movable pieces at height {lowest}"
 
+    def forced_move(self) -> str | None:
+        """A pass is automatic: it is played for a side whose only legal move it is."""
+        return PASS if list(self._legal()) == [PASS] else None
+
+    def playout_move(self, moves: list[str], rng: random.Random) -> str:
+        """Prefer climbing to (or past) the current greatest height: that is what wins Stairs."""
+        chosen = playout.explore(moves, rng)
+        if chosen is not None:
+            return chosen
+        heights = self._heights
+        top = max(heights)
+        scores = []
+        for move in moves:
+            target = SQUARE_INDEX.get(move[3:])
+            scores.append(0.0 if target is None else min(heights[target] + 1 - top, 1))
+        return playout.best(moves, scores, rng)
+
     # ----- scoring ------------------------------------------------------------------------------
 
     @property
@@ -288,12 +315,12 @@ class StairsState(State):
         details: dict[str, Any] = {"max_height": top, "final": self.is_over}
         if counts[LIGHT] != counts[DARK]:
             winner = LIGHT if counts[LIGHT] > counts[DARK] else DARK
-            reason = "highest piece" if min(counts) == 0 else "more pieces at the top height"
+            reason = "highest_piece" if min(counts) == 0 else "most_at_top"
         else:
             c = counts[LIGHT]
             plies = [self._arrivals[colour][top - 1][c - 1] for colour in (LIGHT, DARK)]
             winner = DARK if plies[DARK] < plies[LIGHT] else LIGHT
-            reason = "reached the top height first"
+            reason = "first_to_top"
             details["arrival_plies"] = [plies[colour] for colour in self._seat_colours]
         details["counts"] = [counts[colour] for colour in self._seat_colours]
         winning_seat = self._seat_colours.index(winner)
@@ -311,9 +338,11 @@ class StairsState(State):
         """Everything the board renderer needs; Stairs has no secrets: all seats see the same."""
         actions = self._legal()
         movable: dict[str, list[str]] = {}
-        for action in actions.values():
+        clicks: dict[str, dict[str, str]] = {}  # what a click plays: piece -> destination -> move
+        for move, action in actions.items():
             if isinstance(action, tuple):
                 movable.setdefault(SQUARES[action[0]], []).append(SQUARES[action[1]])
+                clicks.setdefault(SQUARES[action[0]], {})[SQUARES[action[1]]] = move
         top = max(self._heights)
         holders = [0, 0]
         for i, h in enumerate(self._heights):
@@ -334,9 +363,11 @@ class StairsState(State):
             "colour_to_move": None if self._over else COLOUR_NAMES[self._colour],
             "legal_moves": list(actions),
             "movable": movable,
+            "clicks": clicks,
             "must_pass": PASS in actions,
             "can_swap": SWAP in actions,
             "last_move": self._last_move,
+            "last_marks": self._last_move.split("-") if "-" in (self._last_move or "") else [],
             "ply": self._ply,
             "max_height": top,
             "max_height_counts": [holders[c] for c in self._seat_colours],
@@ -366,10 +397,12 @@ class StairsState(State):
 
 class StairsGame(Game):
     id = "stairs"
-    title = "Stairs"
+    title = WORDS.title
+    words = WORDS
     min_players = 2
     max_players = 2
     options = StairsOptions
+    can_score_early = True
 
     def new_state(
         self, players: int = 2, options: dict[str, Any] | None = None, seed: int = 0

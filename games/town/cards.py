@@ -3,6 +3,10 @@
 The faces are this project's reconstruction (no public card list exists), so they live as data: the
 publisher's real list can replace ``cards.json`` without touching the engine. The tables below are
 built once at import and never change afterwards (tuples and frozensets, read-only by convention).
+
+``cards.json`` names the rules version its faces belong to and lists, per earlier version, the faces
+that were different then: a match stored under an earlier version replays with the faces it was
+played with (rules version 1 had P13's two reverse icons the other way round).
 """
 
 from __future__ import annotations
@@ -35,11 +39,24 @@ def _check(data: dict[str, Any]) -> None:
         )
     if len({c["id"] for c in cards}) != 28:
         raise ValueError("cards.json card ids must be distinct")
+    if not isinstance(data.get("rules_version"), int) or data["rules_version"] < 1:
+        raise ValueError("cards.json must name the rules version of its faces (an integer >= 1)")
+    ids = {c["id"] for c in cards}
+    for version, earlier in data.get("earlier_versions", {}).items():
+        if not 1 <= int(version) < data["rules_version"] or not set(earlier["faces"]) <= ids:
+            raise ValueError(f"cards.json earlier version {version} is not an earlier version "
+                             "or changes an unknown card")
     known = set(data["events"])
     for card in cards:
         if card["kind"] == "event" and card["event"] not in known - {SUNSET}:
             raise ValueError(f"card {card['id']} has an unknown event {card['event']!r}")
-        for icon in card["bl"] + card["br"]:
+        earlier = [
+            face["bl"] + face["br"]
+            for version in data.get("earlier_versions", {}).values()
+            for card_id, face in version["faces"].items()
+            if card_id == card["id"]
+        ]
+        for icon in card["bl"] + card["br"] + [i for icons in earlier for i in icons]:
             kind, _, colour = icon.partition(":")
             if icon not in DIRECTION_ICONS and not (kind in ("skip", "rev") and colour in COLOURS):
                 raise ValueError(f"card {card['id']} has an unknown icon {icon!r}")
@@ -78,15 +95,35 @@ EVENT_IDS: tuple[str, ...] = tuple(c["id"] for c in _DATA["cards"] if c["kind"] 
 IS_STAIRS: dict[str, bool] = {c["id"]: c["kind"] == "stairs" for c in _DATA["cards"]}
 EVENT_OF: dict[str, str | None] = {c["id"]: c["event"] for c in _DATA["cards"]}
 
-# OPTIONS[colour index][card id] = (options entering from the left, options entering from the right)
-OPTIONS: tuple[dict[str, tuple[tuple[str, ...], tuple[str, ...]]], ...] = tuple(
-    {c["id"]: (_options(c["bl"], colour), _options(c["br"], colour)) for c in _DATA["cards"]}
-    for colour in COLOURS
-)
+RULES_VERSION: int = _DATA["rules_version"]  # the version these faces (and new games) belong to
+RULES_VERSIONS: tuple[int, ...] = tuple(range(1, RULES_VERSION + 1))
 
 
-def catalogue() -> dict[str, dict[str, Any]]:
-    """A fresh copy of every card face, for views (so no caller can alter the tables)."""
+def _faces(version: int) -> tuple[dict[str, Any], ...]:
+    """Every card as it was under rules ``version``. ``earlier_versions[k]`` lists the faces version
+    k had where they differ from the next version's; a card takes the face of the nearest listed
+    version at or after ``version``, else its current face."""
+    changed: dict[str, dict[str, Any]] = {}
+    for later in range(RULES_VERSION - 1, version - 1, -1):
+        changed.update(_DATA.get("earlier_versions", {}).get(str(later), {}).get("faces", {}))
+    return tuple({**card, **changed.get(card["id"], {})} for card in _DATA["cards"])
+
+
+FACES: dict[int, tuple[dict[str, Any], ...]] = {v: _faces(v) for v in RULES_VERSIONS}
+
+# OPTIONS[version][colour index][card id] = (options entering from the left, from the right)
+OPTIONS: dict[int, tuple[dict[str, tuple[tuple[str, ...], tuple[str, ...]]], ...]] = {
+    version: tuple(
+        {c["id"]: (_options(c["bl"], colour), _options(c["br"], colour)) for c in faces}
+        for colour in COLOURS
+    )
+    for version, faces in FACES.items()
+}
+
+
+def catalogue(version: int = RULES_VERSION) -> dict[str, dict[str, Any]]:
+    """A fresh copy of every card face under rules ``version``, for views (so no caller can alter
+    the tables)."""
     return {
         c["id"]: {
             "kind": c["kind"],
@@ -95,5 +132,5 @@ def catalogue() -> dict[str, dict[str, Any]]:
             "br": list(c["br"]),
             "event": c["event"],
         }
-        for c in _DATA["cards"]
+        for c in FACES[version]
     }

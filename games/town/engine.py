@@ -5,16 +5,22 @@ Phase 2 ("walk"): each seat walks alone from its secret seaside start; only real
 (``UR``, ``UL``, ``straight``, ``rev``); forced stretches are played out here and recorded as steps
 so the browser can animate them. Secrets: both deck orders, and each start card until its owner's
 walk begins.
+
+Rules versions (``rules_version`` in the state's JSON; absent means 1): version 1 ended a walk at the
+first repeated entry and had the card faces of ``cards.json``'s version 1; version 2 (current) lets a
+walker who declined a climb with ``skip`` walk on, and ends a walk at a third entry. Stored matches
+replay under the version they were played with.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
-from pydantic import field_validator
+from pydantic import Field, field_validator
 
-from games.base import Game, GameOptions, IllegalMove, Result, State
+from games.base import Game, GameOptions, IllegalMove, Result, State, move_key
 from games.town.cards import (
     COLOURS,
     EVENT_IDS,
@@ -24,9 +30,12 @@ from games.town.cards import (
     IS_STAIRS,
     OPTIONS,
     PATH_IDS,
+    RULES_VERSION,
+    RULES_VERSIONS,
     SUNSET,
     catalogue,
 )
+from games.town.words import WORDS
 
 WIDTH, HEIGHT = 7, 4
 SLOTS = WIDTH * HEIGHT
@@ -40,6 +49,10 @@ ENTRY_SIDE = {RIGHT: "left", LEFT: "right"}  # moving right you enter a card fro
 DIRECTION_NAME = {RIGHT: "right", LEFT: "left"}
 START_CHOICES = ("UR", "UL")
 WALK_ACTIONS = frozenset(("UR", "UL", "straight", "rev"))
+CLIMBS = ("UR", "UL")
+# Version 2: a walk ends at the third entry into a card from one side (or the second, unless the
+# walker has declined a climb with skip since its last climb).
+ENTRY_LIMIT = 3
 
 # Slot i is column i % 7, row i // 7 + 1 (row 1 sits on the seaside).
 SLOT_NAMES: tuple[str, ...] = tuple(f"{COLUMNS[i % WIDTH]}{i // WIDTH + 1}" for i in range(SLOTS))
@@ -86,9 +99,11 @@ def _check_deck(deck: list[str] | None, ids: tuple[str, ...], name: str) -> list
 class TownOptions(GameOptions):
     """Fixed deals (for tests, tutorials and replays of a physical game); None = seeded shuffle."""
 
-    path_deck: list[str] | None = None
-    event_deck: list[str] | None = None
-    start_cards: list[int] | None = None
+    # Secret: each fixes hidden information, so the site never shows it and refuses it in rated
+    # games (app/services/option_privacy.py).
+    path_deck: list[str] | None = Field(default=None, json_schema_extra={"secret": True})
+    event_deck: list[str] | None = Field(default=None, json_schema_extra={"secret": True})
+    start_cards: list[int] | None = Field(default=None, json_schema_extra={"secret": True})
 
     @field_validator("path_deck")
     @classmethod
@@ -114,11 +129,14 @@ class TownOptions(GameOptions):
 
 def score_of(diary: list[str] | tuple[str, ...], seat: int) -> int:
     """Sunset 3; an event among the seat's character's interests 2; any other event 1."""
-    interests = INTERESTS[seat]
-    return sum(
-        SCORE_SUNSET if event == SUNSET else SCORE_INTEREST if event in interests else SCORE_OTHER
-        for event in diary
-    )
+    return sum(event_points(event, seat) for event in diary)
+
+
+def event_points(event: str, seat: int) -> int:
+    """What one diary card is worth to ``seat`` (the view shows it on every card)."""
+    if event == SUNSET:
+        return SCORE_SUNSET
+    return SCORE_INTEREST if event in INTERESTS[seat] else SCORE_OTHER
 
 
 def _step(
@@ -140,6 +158,8 @@ def _step(
 class TownState(State):
     """A Town of Stairs position. Fields are never changed after ``play`` has returned the state."""
 
+    game_id = "town"
+
     __slots__ = (
         "_diaries",
         "_event_deck",
@@ -155,11 +175,15 @@ class TownState(State):
         "_ply",
         "_start",
         "_turn",
+        "_version",
         "_walk_end",
         "_walks",
     )
 
     def __init__(self, data: dict[str, Any]) -> None:
+        self._version: int = data.get("rules_version", 1)
+        if self._version not in RULES_VERSIONS:
+            raise ValueError(f"unknown Town of Stairs rules version {self._version!r}")
         self._n: int = data["players"]
         self._phase: str = data["phase"]
         self._turn: int | None = data["turn"]
@@ -212,13 +236,19 @@ class TownState(State):
     def legal_moves(self) -> list[str]:
         return list(self._legal_map()[0])
 
-    def play(self, move: str) -> TownState:
+    def parse_move(self, text: str) -> str:
+        """A placement ``P3@c2`` or a walk choice (``UR``, ``UL``, ``straight``, ``rev``), in any
+        case and spacing, if legal here."""
         lookup = self._legal_map()[1]
-        canonical = lookup.get(move)
-        if canonical is None and isinstance(move, str):
-            canonical = lookup.get("".join(move.split()).lower())
+        canonical = lookup.get(text)
+        if canonical is None and isinstance(text, str):
+            canonical = lookup.get(move_key(text))
         if canonical is None:
-            raise IllegalMove(self._why_illegal(move))
+            raise IllegalMove(self._why_illegal(text))
+        return canonical
+
+    def play(self, move: str) -> TownState:
+        canonical = self.parse_move(move)
         if self._phase == "build":
             return self._place(canonical)
         return self._choose(canonical)
@@ -236,11 +266,15 @@ class TownState(State):
             winners=ranking[0],
             ranking=ranking,
             scores=tuple(scores),
-            reason="shared win on points" if len(ranking[0]) > 1 else "highest score",
+            reason="shared_win" if len(ranking[0]) > 1 else "highest_score",
         )
 
+    @property
+    def rules_version(self) -> int:
+        return self._version
+
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "players": self._n,
             "phase": self._phase,
             "turn": self._turn,
@@ -257,6 +291,9 @@ class TownState(State):
             "walk_end": list(self._walk_end),
             "last_move": None if self._last_move is None else dict(self._last_move),
         }
+        if self._version != 1:  # version 1 states were stored without it: keep them byte-identical
+            data["rules_version"] = self._version
+        return data
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see: never a deck order, never another seat's unrevealed start card."""
@@ -291,10 +328,19 @@ class TownState(State):
             "pending": None if self._pending is None else list(self._pending),
             "diaries": [list(diary) for diary in self._diaries],
             "scores": [score_of(self._diaries[s], s) for s in range(n)],
+            # For the board: what each diary card scored, what a click plays, how full the town is.
+            "diary_points": [[event_points(e, s) for e in self._diaries[s]] for s in range(n)],
+            "score_rule": {"sunset": SCORE_SUNSET, "interest": SCORE_INTEREST, "other": SCORE_OTHER},
+            "clicks": {card: {SLOT_NAMES[i]: f"{card}@{SLOT_NAMES[i]}" for i in where}
+                       for card, where in slots.items()},
+            "placed": sum(card is not None for card in self._grid),
+            "slots": SLOTS,
             "legal_moves": self.legal_moves(),
             "last_move": None if self._last_move is None else dict(self._last_move),
+            "last_marks": [self._last_move["move"].split("@")[1]]
+            if self._last_move and "@" in self._last_move["move"] else [],  # the slot just built
             "result": None if self.result is None else self.result.to_json(),
-            "cards": catalogue(),
+            "cards": catalogue(self._version),
             "events": dict(EVENT_NAMES),
         }
 
@@ -408,15 +454,20 @@ class TownState(State):
     ) -> None:
         """(On a fresh copy.) Leave (col, row) by ``action``; walk on to a choice or the end."""
         grid = self._grid
-        options_of = OPTIONS[seat]
+        options_of = OPTIONS[self._version][seat]
         diary = list(self._diaries[seat])
-        entered = {(s["col"], s["row"], s["side"]) for s in steps if s["row"] > 0}
+        entered = Counter((s["col"], s["row"], s["side"]) for s in steps if s["row"] > 0)
+        # Corners (col, side) of the current row where the walker declined a climb with skip.
+        declined = {
+            (s["col"], s["side"])
+            for s in steps
+            if s["row"] == row and s["chosen"] and s["action"] == "straight"
+        }
         end = None
         while True:
-            if action == "UR":
-                direction, row = RIGHT, row + 1
-            elif action == "UL":
-                direction, row = LEFT, row + 1
+            if action in CLIMBS:
+                direction, row = (RIGHT if action == "UR" else LEFT), row + 1
+                declined = set()
             elif action == "rev":
                 direction = -direction
             col = (col + direction) % WIDTH
@@ -426,10 +477,10 @@ class TownState(State):
                 end = "lighthouse"
                 break
             side = ENTRY_SIDE[direction]
-            if (col, row, side) in entered:
-                end = "loop"  # would enter a card from a side already used: cannot climb on
+            if self._ends_as_loop(entered[(col, row, side)], bool(declined)):
+                end = "loop"
                 break
-            entered.add((col, row, side))
+            entered[(col, row, side)] += 1
             card = grid[(row - 1) * WIDTH + col]
             event = EVENT_OF[card]  # type: ignore[index]
             taken = None
@@ -441,6 +492,8 @@ class TownState(State):
                 end = "fifth diary card"
                 break
             options = options_of[card][0 if direction == RIGHT else 1]  # type: ignore[index]
+            if (col, side) in declined:  # back where it declined: the climb is compulsory now
+                options = tuple(a for a in options if a in CLIMBS) or options
             if len(options) > 1:
                 steps.append(_step(col, row, direction, taken, None, False))
                 self._pending = options
@@ -465,6 +518,14 @@ class TownState(State):
             self._phase = "over"
             self._turn = None
 
+    def _ends_as_loop(self, entries_before: int, declined: bool) -> bool:
+        """Whether entering a card from a side already used ``entries_before`` times in this walk
+        ends it. Version 1: any repeated entry. Version 2: a repeated entry, unless the walker has
+        declined a climb with skip since its last climb; a third entry always."""
+        if self._version == 1:
+            return entries_before > 0
+        return entries_before >= ENTRY_LIMIT - 1 or (entries_before == 1 and not declined)
+
     # -- moves ------------------------------------------------------------------------------
 
     def _legal_map(self) -> tuple[list[str], dict[str, str]]:
@@ -477,13 +538,13 @@ class TownState(State):
                 moves = list(self._pending or ())
             else:
                 moves = []
-            lookup = {move.lower(): move for move in moves}
+            lookup = {move_key(move): move for move in moves}
             lookup.update((move, move) for move in moves)
             self._legal = (moves, lookup)
         return self._legal
 
     def _why_illegal(self, move: str) -> str:
-        text = "".join(str(move).split())
+        text = "".join(str(move).split()).replace("-", "")
         if self._phase == "over":
             return "the game is over"
         if self._phase == "walk":
@@ -512,12 +573,30 @@ class TownGame(Game):
     """Town of Stairs: 2–4 players, hidden start cards, shuffled decks."""
 
     id = "town"
-    title = "Town of Stairs"
+    title = WORDS.title
+    words = WORDS
     min_players = 2
     max_players = 4
     options = TownOptions
     hidden_information = True
     has_chance = True
+    rules_version = RULES_VERSION
+
+    def replay_start(
+        self,
+        rules_version: int,
+        players: int = 2,
+        options: dict[str, Any] | None = None,
+        seed: int = 0,
+    ) -> TownState:
+        """The initial state of a match played under ``rules_version`` (same deal, its rules)."""
+        if rules_version not in RULES_VERSIONS:
+            raise ValueError(f"unknown Town of Stairs rules version {rules_version!r}")
+        data = self.new_state(players, options, seed).to_json()
+        data.pop("rules_version", None)
+        if rules_version != 1:
+            data["rules_version"] = rules_version
+        return TownState(data)
 
     def new_state(
         self, players: int = 2, options: dict[str, Any] | None = None, seed: int = 0
@@ -557,6 +636,7 @@ class TownGame(Game):
                 "diaries": [[] for _ in range(players)],
                 "walk_end": [None] * players,
                 "last_move": None,
+                "rules_version": RULES_VERSION,
             }
         )
 

@@ -1,4 +1,5 @@
-// Small helpers shared by the page scripts: API calls with the CSRF header, translated strings.
+// REST calls from the page scripts: JSON in and out, with the CSRF header; a failed call throws an
+// Error carrying the server's typed {code, message} (shown with kit/i18n.js errorText()).
 
 const csrf = () => document.querySelector('meta[name="csrf-token"]')?.content ?? "";
 
@@ -17,31 +18,4 @@ export async function api(method, path, body) {
     throw error;
   }
   return data;
-}
-
-const messages = JSON.parse(document.getElementById("messages")?.textContent || "{}");
-
-export function t(key, values = {}) {
-  let text = messages[key] ?? key;
-  for (const [name, value] of Object.entries(values)) text = text.replaceAll(`{${name}}`, value);
-  return text;
-}
-
-/** A readable message for an API error in the page's language (the server's English otherwise). */
-export function errorText(error) {
-  if (document.documentElement.lang === "en") return error.message; // the server's own words
-  const key = `error_${error.code}`;
-  const translated = t(key);
-  return translated !== key ? translated : error.message;
-}
-
-export const SVG_NS = "http://www.w3.org/2000/svg";
-
-export function svg(tag, attrs = {}, parent = null) {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value !== undefined && value !== null) node.setAttribute(name, value);
-  }
-  if (parent) parent.appendChild(node);
-  return node;
 }

@@ -1,6 +1,7 @@
 // The lobby: open seeks live over /api/v1/lobby/ws, quick play, accept/cancel, challenges.
 // When a match we are part of starts, go there.
-import { api, errorText, t } from "./api.js";
+import { api } from "./api.js";
+import { botBadge, errorText, LiveSocket, ratingText, socketUrl, t } from "./kit/index.js";
 
 const lobby = document.getElementById("lobby");
 const viewerId = lobby.dataset.viewer ? Number(lobby.dataset.viewer) : null;
@@ -8,11 +9,10 @@ const titles = JSON.parse(document.getElementById("game-titles").textContent);
 const rows = document.getElementById("seek-rows");
 const quickStatus = document.getElementById("quick-status");
 let seeks = JSON.parse(document.getElementById("initial-seeks").textContent);
-let retryDelay = 500;
 
-function ratingText(user) {
-  if (!user?.rating) return "";
-  return ` (${user.rating.display}${user.rating.provisional ? "?" : ""})`;
+function ratingSuffix(user) {
+  const text = ratingText(user?.rating);
+  return text ? ` (${text})` : "";
 }
 
 function button(label, onClick, primary = false) {
@@ -44,12 +44,14 @@ function renderSeeks() {
     const player = document.createElement("td");
     const link = document.createElement("a");
     link.href = `/u/${seek.creator.id}`;
-    link.textContent = seek.creator.name + ratingText(seek.creator);
+    link.textContent = seek.creator.name + ratingSuffix(seek.creator);
     player.append(link);
+    const bot = botBadge(seek.creator);
+    if (bot) player.append(" ", bot);
     if (seek.kind === "challenge") {
       const note = document.createElement("div");
       note.className = "muted small";
-      note.textContent = seek.target?.id === viewerId ? t("challenges_you") : `→ ${seek.target?.name}`;
+      note.textContent = seek.target?.id === viewerId ? t("challenges you") : `→ ${seek.target?.name}`;
       player.append(note);
     }
     const game = document.createElement("td");
@@ -65,20 +67,20 @@ function renderSeeks() {
     seats.textContent = `${seek.joined.length}/${seek.seats}`;
     const mode = document.createElement("td");
     const control = seek.time_control;
-    const clock = !control ? "" : control.kind === "realtime" ? ` · ${control.minutes}+${control.increment}`
-      : ` · ${t("days_per_move", { days: control.days })}`;
-    mode.textContent = (seek.rated ? t("rated") : t("casual")) + clock + (seek.kind === "quick" ? ` · ${t("quick")}` : "");
+    const days = control?.kind === "correspondence" ? t("{days} d/move", { days: control.days }) : "";
+    const clock = !control ? "" : control.kind === "realtime" ? ` · ${control.minutes}+${control.increment}` : ` · ${days}`;
+    mode.textContent = (seek.rated ? t("Rated") : t("Casual")) + clock + (seek.kind === "quick" ? ` · ${t("quick play")}` : "");
     const actions = document.createElement("td");
     if (viewerId !== null) {
       if (seek.creator.id === viewerId) {
-        actions.append(button(t("cancel"), () => act(api("DELETE", `/api/v1/seeks/${seek.id}`))));
+        actions.append(button(t("Cancel"), () => act(api("DELETE", `/api/v1/seeks/${seek.id}`))));
       } else if (seek.kind === "challenge" && seek.target?.id === viewerId) {
-        actions.append(button(t("accept"), () => act(api("POST", `/api/v1/challenges/${seek.id}/accept`)), true));
-        actions.append(button(t("decline"), () => act(api("POST", `/api/v1/challenges/${seek.id}/decline`))));
+        actions.append(button(t("Accept"), () => act(api("POST", `/api/v1/challenges/${seek.id}/accept`)), true));
+        actions.append(button(t("Decline"), () => act(api("POST", `/api/v1/challenges/${seek.id}/decline`))));
       } else if (mine) {
-        actions.append(button(t("leave"), () => act(api("DELETE", `/api/v1/seeks/${seek.id}`))));
+        actions.append(button(t("Leave"), () => act(api("DELETE", `/api/v1/seeks/${seek.id}`))));
       } else if (seek.kind !== "challenge") {
-        actions.append(button(t("join"), () => act(api("POST", `/api/v1/seeks/${seek.id}/accept`)), true));
+        actions.append(button(t("Join"), () => act(api("POST", `/api/v1/seeks/${seek.id}/accept`)), true));
       }
     }
     row.append(player, game, seats, mode, actions);
@@ -86,26 +88,22 @@ function renderSeeks() {
   }
 }
 
+function received(message) {
+  if (message.type === "seeks") { seeks = message.seeks; renderSeeks(); }
+  else if (message.type === "match_started") location.href = `/m/${message.match_id}`;
+  else if (message.type === "challenge_declined") quickStatus.textContent = t("Your challenge was declined.");
+}
+
 function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/api/v1/lobby/ws`);
-  socket.addEventListener("open", () => { retryDelay = 500; lobby.dataset.live = "yes"; });
-  socket.addEventListener("message", (event) => {
-    const message = JSON.parse(event.data);
-    if (message.type === "seeks") { seeks = message.seeks; renderSeeks(); }
-    else if (message.type === "match_started") location.href = `/m/${message.match_id}`;
-    else if (message.type === "challenge_declined") quickStatus.textContent = t("challenge_declined");
-  });
-  socket.addEventListener("close", () => {
-    lobby.dataset.live = "no";
-    setTimeout(connect, retryDelay);
-    retryDelay = Math.min(retryDelay * 2, 10000);
-  });
+  new LiveSocket(socketUrl("/api/v1/lobby/ws"), {
+    onMessage: received,
+    onStatus(live) { lobby.dataset.live = live ? "yes" : "no"; },
+  }).start();
 }
 
 for (const quick of document.querySelectorAll("button.quick")) {
   quick.addEventListener("click", async () => {
-    quickStatus.textContent = t("searching", { game: titles[quick.dataset.game] });
+    quickStatus.textContent = t("Looking for an opponent for {game}… (you can keep browsing this page)", { game: titles[quick.dataset.game] });
     await act(api("POST", "/api/v1/quick-play", { game: quick.dataset.game }));
   });
 }

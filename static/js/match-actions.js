@@ -1,6 +1,7 @@
 // Clocks and the life of a match on the match page: ticking clocks per seat, abort / resign /
 // offers (draw, end, takeback, rematch) / claim victory, and following a rematch.
-import { api, errorText, t } from "./api.js";
+import { api } from "./api.js";
+import { errorText, N_, t } from "./kit/index.js";
 
 const LOW_TIME_MS = 20_000;
 
@@ -53,11 +54,21 @@ export class Clocks {
       first.hidden = !(this.status === "active" && left !== null && left !== undefined);
       if (!first.hidden) {
         const ms = Math.max(0, left - (performance.now() - this.receivedAt));
-        first.textContent = t("first_move_in", { time: formatClock(ms, this.clock.kind) });
+        first.textContent = t("First move within {time}, or the game is called off", { time: formatClock(ms, this.clock.kind) });
       }
     }
   }
 }
+
+// What each offer kind says, to the one who made it, to the others, and on its button.
+const OFFER_WORDS = {
+  draw: { mine: N_("You offered a draw."), theirs: N_("Your opponent offers a draw."), propose: N_("Offer a draw") },
+  end: { mine: N_("You proposed to end the game and score the position."),
+    theirs: N_("Your opponent proposes to end the game and score the position."), propose: N_("Propose to end and score") },
+  takeback: { mine: N_("You asked to take back your move."), theirs: N_("Your opponent asks to take back their move."),
+    propose: N_("Ask for a takeback") },
+  rematch: { mine: N_("You offered a rematch."), theirs: N_("Your opponent wants a rematch."), propose: N_("Rematch") },
+};
 
 function actionButton(label, action, primary = false) {
   const button = document.createElement("button");
@@ -92,41 +103,41 @@ export function renderActions(container, match, { apply, showError, presence, iH
     notice.className = "offer-notice";
     notice.dataset.offer = kind;
     if (seats.includes(me)) {
-      notice.append(t(`offered_${kind}`), " ");
-      notice.append(actionButton(t("withdraw"), { name: `withdraw-${kind}`, run: call(`/offers/${kind}/decline`) }));
+      notice.append(t(OFFER_WORDS[kind].mine), " ");
+      notice.append(actionButton(t("Withdraw"), { name: `withdraw-${kind}`, run: call(`/offers/${kind}/decline`) }));
     } else {
-      notice.append(t(`offer_${kind}`), " ");
-      notice.append(actionButton(t("accept"), { name: `accept-${kind}`, run: call(`/offers/${kind}/accept`) }, true));
-      notice.append(actionButton(t("decline"), { name: `decline-${kind}`, run: call(`/offers/${kind}/decline`) }));
+      notice.append(t(OFFER_WORDS[kind].theirs), " ");
+      notice.append(actionButton(t("Accept"), { name: `accept-${kind}`, run: call(`/offers/${kind}/accept`) }, true));
+      notice.append(actionButton(t("Decline"), { name: `decline-${kind}`, run: call(`/offers/${kind}/decline`) }));
     }
     notices.append(notice);
   }
 
   if (match.status === "active" && !match.eliminated.includes(me)) {
     if (match.ply < match.seats.length) {
-      buttons.append(actionButton(t("abort"), { name: "abort", run: call("/abort", t("confirm_abort")) }));
+      buttons.append(actionButton(t("Abort"), { name: "abort", run: call("/abort", t("Call this game off? It will count for nobody.")) }));
     } else {
-      buttons.append(actionButton(t("resign_button"), { name: "resign", run: call("/resign", t("confirm_resign")) }));
+      buttons.append(actionButton(t("Resign"), { name: "resign", run: call("/resign", t("Resign this game?")) }));
     }
     for (const kind of match.offer_kinds) {
       if (offers[kind] || (kind === "takeback" && !iHaveMoved)) continue;
-      buttons.append(actionButton(t(`propose_${kind}`), { name: `offer-${kind}`, run: call(`/offers/${kind}`) }));
+      buttons.append(actionButton(t(OFFER_WORDS[kind]?.propose ?? kind), { name: `offer-${kind}`, run: call(`/offers/${kind}`) }));
     }
     const others = match.seats.filter((s) => s.seat !== me && !match.eliminated.includes(s.seat)
       && s.user?.kind !== "bot");  // bots never leave
     const allAway = others.length > 0 && others.every((s) => !presence.online_seats.includes(s.seat));
     if (match.time_control?.kind === "realtime" && allAway) {
-      buttons.append(actionButton(t("claim_victory"), { name: "claim", run: call("/claim-victory") }));
+      buttons.append(actionButton(t("Claim victory"), { name: "claim", run: call("/claim-victory") }));
     }
   }
   if ((match.status === "finished" || match.status === "aborted") && !offers.rematch && !offers.rematch_match) {
-    buttons.append(actionButton(t("rematch"), { name: "offer-rematch", run: call("/offers/rematch") }, true));
+    buttons.append(actionButton(t("Rematch"), { name: "offer-rematch", run: call("/offers/rematch") }, true));
   }
   if (offers.rematch_match) {
     const link = document.createElement("a");
     link.className = "button primary";
     link.href = `/m/${offers.rematch_match}`;
-    link.textContent = t("go_to_rematch");
+    link.textContent = t("Go to the rematch");
     buttons.append(link);
   }
   container.append(notices, buttons);

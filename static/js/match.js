@@ -1,24 +1,40 @@
 // The match page shell: seats, status, result, move list, links and the live websocket.
-// The board itself is drawn by /static/js/boards/<game>.js, which exports
-//   mountBoard(root, {submit(move), t(key)}) -> {update(match)}
-// and optionally seatInfo(match, seat) -> {label, colour}.
-import { api, errorText, t } from "./api.js";
+// The board is drawn by the game's renderer (static/games/<id>/board.js, or the generic one),
+// loaded from the URL in #match[data-board]; the contract is in static/js/kit/boards.js.
+import { api } from "./api.js";
 import { Clocks, renderActions } from "./match-actions.js";
+import { sendMove } from "./moves.js";
+import {
+  errorText, isMyTurn, LiveSocket, loadRenderer, N_, playerName as nameOf, ratingBadge, botBadge, socketUrl, t,
+} from "./kit/index.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
 let match = JSON.parse(document.getElementById("initial-match").textContent);
 let moves = [];
 let socket = null;
-let retryDelay = 500;
 let board = null;
 let boardModule = null;
 let presence = { spectators: 0, online_seats: [] };
 let frames = null; // replay: the public view after every ply (loaded when the game is over)
 let replayPly = null; // null = live position
 const ratings = JSON.parse(document.getElementById("seat-ratings")?.textContent || "{}");
+const gameReasons = JSON.parse(document.getElementById("result-reasons")?.textContent || "{}"); // code -> label
 const clocks = new Clocks();
 const viewingReplayLink = new URLSearchParams(location.search).has("ply"); // don't follow rematches
+// Moves go over the match socket when it is open (REST otherwise): the server acknowledges each
+// one ({"type": "ack"}) or answers with a typed error, like REST.
+const SOCKET_MOVES = true;
+
+// Site-wide result reasons (a game's own reasons come with their label from the server).
+const REASONS = {
+  resigned: N_("by resignation"), resignation: N_("by resignation"),
+  time_out: N_("on time"), timeout: N_("on time"),
+  opponent_left: N_("the opponent left"), "opponent left": N_("the opponent left"),
+  draw_agreed: N_("by agreement"), "draw agreed": N_("by agreement"),
+  agreed_end: N_("position scored by agreement"),
+  last_standing: N_("last player standing"),
+};
 
 const $ = (id) => document.getElementById(id);
 
@@ -31,17 +47,37 @@ function showError(message) {
 async function submit(move) {
   showError("");
   try {
-    const updated = await api("POST", `/api/v1/matches/${matchId}/moves`, { move, ply: match.ply });
-    applyMatch(updated);
+    const answer = await sendMove({ socket, useSocket: SOCKET_MOVES, move, ply: match.ply,
+      rest: (text, ply) => api("POST", `/api/v1/matches/${matchId}/moves`, { move: text, ply }) });
+    if (answer.match) applyMatch(answer.match);
+    else await reached(answer.ack.ply); // the new state follows the ack on the socket
   } catch (error) {
     showError(errorText(error));
     if (error.code === "stale_ply") refetch();
   }
 }
 
+// Moves acknowledged over the socket settle once their state has arrived (or after 3 s), so a
+// board never sees its submit() done while it still shows the old position.
+const plyWaiters = new Set();
+
+function reached(ply) {
+  if (match.ply >= ply) return Promise.resolve();
+  return new Promise((resolve) => {
+    const waiter = { ply, resolve };
+    plyWaiters.add(waiter);
+    setTimeout(() => { plyWaiters.delete(waiter); resolve(); }, 3000);
+  });
+}
+
+function settleWaiters() {
+  for (const waiter of plyWaiters) {
+    if (match.ply >= waiter.ply) { plyWaiters.delete(waiter); waiter.resolve(); }
+  }
+}
+
 function playerName(seat) {
-  const user = match.seats[seat]?.user;
-  return user ? user.name : t("open_seat");
+  return nameOf(match, seat, t("open seat"));
 }
 
 function seatInfo(seat) {
@@ -62,20 +98,17 @@ function renderSeats() {
     swatch.title = info.label;
     const name = document.createElement("span");
     name.className = seat.user ? "name" : "open";
-    name.textContent = seat.user ? seat.user.name : t("open_seat");
+    name.textContent = seat.user ? seat.user.name : t("open seat");
     const dot = document.createElement("span");
     const online = presence.online_seats.includes(seat.seat) || seat.user?.kind === "bot";
     dot.className = "presence-dot" + (online ? " online" : "");
     dot.title = online ? t("online") : t("offline");
     if (seat.user) item.append(dot);
     item.append(swatch, name);
-    const rating = ratings[seat.seat];
-    if (rating) {
-      const badge = document.createElement("span");
-      badge.className = "rating muted";
-      badge.textContent = `${rating.display}${rating.provisional ? "?" : ""}`;
-      item.append(badge);
-    }
+    const bot = botBadge(seat.user);
+    if (bot) item.append(bot);
+    const badge = ratingBadge(ratings[seat.seat]);
+    if (badge) item.append(badge);
     if (match.clock) {
       const clock = document.createElement("span");
       clock.className = "clock";
@@ -98,27 +131,27 @@ function resultText() {
   if (!result) return "";
   const winners = result.winners;
   let text;
-  if (winners.length === 0) text = t("draw");
-  else if (winners.length > 1) text = t("shared_win", { names: winners.map(playerName).join(", ") });
+  if (winners.length === 0) text = t("Draw");
+  else if (winners.length > 1) text = t("Shared win: {names}", { names: winners.map(playerName).join(", ") });
   else if (match.your_seat !== null) {
-    text = winners[0] === match.your_seat ? t("you_win") : t("you_lose");
-    text += ` — ${t("winner", { name: playerName(winners[0]) })}`;
-  } else text = t("winner", { name: playerName(winners[0]) });
-  const reasons = { resignation: "reason_resignation", timeout: "reason_timeout",
-    "opponent left": "reason_left", "draw agreed": "reason_draw_agreed" };
-  if (reasons[result.reason]) text += ` (${t(reasons[result.reason])})`;
-  else if (result.reason?.startsWith("agreed end")) text += ` (${t("reason_agreed_end")})`;
+    text = winners[0] === match.your_seat ? t("You win!") : t("You lose");
+    text += ` — ${t("{name} wins", { name: playerName(winners[0]) })}`;
+  } else text = t("{name} wins", { name: playerName(winners[0]) });
+  const reason = result.reason_label ?? gameReasons[result.reason]
+    ?? (REASONS[result.reason] ? t(REASONS[result.reason]) : "");
+  if (reason && reason.toLowerCase() !== text.toLowerCase()) text += ` (${reason})`;
+  else if (result.reason?.startsWith("agreed end")) text += ` (${t(REASONS.agreed_end)})`;
   return text;
 }
 
 function renderStatus() {
   const line = $("status-line");
-  line.classList.toggle("my-turn", match.status === "active" && match.to_move === match.your_seat);
-  if (match.status === "waiting") line.textContent = t("waiting_players");
-  else if (match.status === "aborted") line.textContent = t("aborted");
-  else if (match.status === "finished") line.textContent = t("game_over");
-  else if (match.to_move === match.your_seat) line.textContent = t("your_turn");
-  else line.textContent = t("their_turn", { name: playerName(match.to_move) });
+  line.classList.toggle("my-turn", isMyTurn(match));
+  if (match.status === "waiting") line.textContent = t("Waiting for players to join");
+  else if (match.status === "aborted") line.textContent = t("Game aborted");
+  else if (match.status === "finished") line.textContent = t("Game over");
+  else if (match.to_move === match.your_seat) line.textContent = t("Your turn");
+  else line.textContent = t("Waiting for {name}", { name: playerName(match.to_move) });
   const banner = $("result-banner");
   banner.hidden = match.status !== "finished";
   banner.textContent = resultText();
@@ -142,7 +175,7 @@ function renderMoves() {
   if (moves.length === 0) {
     const empty = document.createElement("li");
     empty.style.listStyle = "none";
-    empty.textContent = t("no_moves_yet");
+    empty.textContent = t("No moves yet");
     list.append(empty);
   }
   moves.forEach((record, index) => {
@@ -164,9 +197,21 @@ function renderMoves() {
   list.scrollTop = list.scrollHeight;
 }
 
-async function loadMoves() {
-  moves = await api("GET", `/api/v1/matches/${matchId}/moves`);
-  renderMoves();
+// The /moves fetch under way and the ply it was asked at: never two at once, and one more only
+// if the game moved on meanwhile.
+let movesRequest = null;
+let movesAskedAt = -1;
+
+function loadMoves() {
+  if (movesRequest) return movesRequest;
+  movesAskedAt = match.ply;
+  movesRequest = api("GET", `/api/v1/matches/${matchId}/moves`)
+    .then((list) => { moves = list; renderMoves(); })
+    .finally(() => {
+      movesRequest = null;
+      if (match.ply > movesAskedAt && moves.length < match.ply) loadMoves();
+    });
+  return movesRequest;
 }
 
 function applyMatch(next) {
@@ -187,13 +232,14 @@ function applyMatch(next) {
   }
   root.dataset.ply = String(match.ply);
   root.dataset.status = match.status;
+  settleWaiters();
   if (match.status === "finished" && !frames) loadReplay();
 }
 
 function renderPresence() {
   refreshActions();
   const line = $("presence");
-  line.textContent = presence.spectators > 0 ? t("watching", { n: presence.spectators }) : "";
+  line.textContent = presence.spectators > 0 ? t("{n} watching", { n: presence.spectators }) : "";
   line.dataset.spectators = String(presence.spectators);
   renderSeats();
 }
@@ -230,7 +276,7 @@ function showPly(ply) {
 function updateReplayBar() {
   const last = frames.length - 1;
   const ply = replayPly ?? last;
-  $("replay-position").textContent = t("ply_of", { ply, total: last });
+  $("replay-position").textContent = t("Move {ply} of {total}", { ply, total: last });
 }
 
 function wireReplay() {
@@ -252,32 +298,29 @@ async function refetch() {
   applyMatch(await api("GET", `/api/v1/matches/${matchId}`));
 }
 
+function received(message) {
+  document.dispatchEvent(new CustomEvent("match:message", { detail: message })); // chat.js listens
+  if (message.type === "presence") {
+    presence = message;
+    renderPresence();
+  } else if (message.type === "state") {
+    const { type, ...next } = message;
+    if (next.ply > match.ply + 1) refetch(); // missed something: resynchronise
+    applyMatch(next);
+  }
+}
+
 function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/api/v1/matches/${matchId}/ws`);
-  socket.addEventListener("open", () => {
-    retryDelay = 500;
-    root.dataset.live = "yes";
-    showError("");
-  });
-  socket.addEventListener("message", (event) => {
-    const message = JSON.parse(event.data);
-    if (message.type === "presence") {
-      presence = message;
-      renderPresence();
-    } else if (message.type === "state") {
-      const { type, ...next } = message;
-      if (next.ply > match.ply + 1) refetch(); // missed something: resynchronise
-      applyMatch(next);
-    }
-  });
-  socket.addEventListener("close", () => {
-    root.dataset.live = "no";
-    if (match.status === "finished") return;
-    showError(t("connection_lost"));
-    setTimeout(connect, retryDelay);
-    retryDelay = Math.min(retryDelay * 2, 10000);
-  });
+  socket = new LiveSocket(socketUrl(`/api/v1/matches/${matchId}/ws`), {
+    onMessage: received,
+    ply: () => match.ply,
+    pongTimeoutMs: 10000,
+    onStatus(live) {
+      root.dataset.live = live ? "yes" : "no";
+      if (live) showError("");
+      else if (match.status !== "finished") showError(t("Connection lost — reconnecting…"));
+    },
+  }).start();
 }
 
 function wireLinks() {
@@ -286,18 +329,18 @@ function wireLinks() {
       const input = $(button.dataset.copy);
       input.select();
       try { await navigator.clipboard.writeText(input.value); } catch { document.execCommand?.("copy"); }
-      button.textContent = t("copied");
+      button.textContent = t("Copied");
     });
   }
 }
 
 async function start() {
-  boardModule = await import(`./boards/${match.game}.js`);
-  board = boardModule.mountBoard($("board"), { submit, t, actions: $("board-actions") });
+  boardModule = await loadRenderer(root.dataset.board);
+  board = boardModule.mountBoard($("board"), { submit, t, actions: $("board-actions"), readOnly: false });
   wireLinks();
   wireReplay();
-  applyMatch(match);
-  await loadMoves();
+  applyMatch(match); // fetches the move list when the page opens after the first move
+  if (match.ply === 0) renderMoves();
   connect();
 }
 

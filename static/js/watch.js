@@ -1,65 +1,56 @@
 // The Watch page: live games as mini boards (each game's own renderer, read-only), players,
 // ratings and spectator counts; kept current over /api/v1/live/ws.
-import { api, t } from "./api.js";
+import { api } from "./api.js";
+import { botBadge, el, LiveSocket, loadRenderer, mountReadOnly, ratingText, socketUrl, t } from "./kit/index.js";
 
 const grid = document.getElementById("live-grid");
 const empty = document.getElementById("no-live");
-const cards = new Map(); // match id -> {root, board, match}
-const modules = {};
+const titles = JSON.parse(document.getElementById("game-titles-live")?.textContent || "{}");
+const assets = JSON.parse(document.getElementById("game-boards")?.textContent || "{}");
+const cards = new Map(); // match id -> {root, board, info}
 
-async function boardModule(game) {
-  modules[game] ??= import(`./boards/${game}.js`);
-  return modules[game];
-}
+const rendererOf = (game) => loadRenderer(assets[game]?.board);
 
 function playersLine(match, module) {
-  const line = document.createElement("div");
-  line.className = "live-players";
+  const line = el("div", { class: "live-players" });
   for (const seat of match.seats) {
-    const item = document.createElement("span");
-    item.className = "live-player" + (match.to_move === seat.seat ? " to-move" : "");
-    const swatch = document.createElement("span");
-    swatch.className = "swatch";
+    const item = el("span", { class: "live-player" + (match.to_move === seat.seat ? " to-move" : "") }, line);
+    const swatch = el("span", { class: "swatch" }, item);
     swatch.style.background = module.seatInfo?.(match, seat.seat)?.colour ?? "#999";
-    const rating = seat.user?.rating ? ` (${seat.user.rating.display}${seat.user.rating.provisional ? "?" : ""})` : "";
-    item.append(swatch, document.createTextNode((seat.user?.name ?? "?") + rating));
-    line.append(item);
+    const rating = ratingText(seat.user?.rating);
+    item.append((seat.user?.name ?? "?") + (rating ? ` (${rating})` : ""));
+    const bot = botBadge(seat.user);
+    if (bot) item.append(" ", bot);
   }
   return line;
 }
 
+function retire(match) {
+  const gone = cards.get(match.id);
+  if (!gone) return;
+  gone.root.dataset.status = match.status;
+  setTimeout(() => { gone.root.remove(); gone.board.destroy?.(); cards.delete(match.id); refreshEmpty(); }, 4000);
+}
+
 async function upsert(match) {
-  if (match.status !== "active") {
-    const gone = cards.get(match.id);
-    if (gone) { gone.root.dataset.status = match.status; setTimeout(() => { gone.root.remove(); cards.delete(match.id); refreshEmpty(); }, 4000); }
-    return;
-  }
-  const module = await boardModule(match.game);
+  if (match.status !== "active") { retire(match); return; }
+  const module = await rendererOf(match.game);
   let card = cards.get(match.id);
   if (!card) {
-    const root = document.createElement("a");
-    root.className = "live-card";
-    root.href = `/m/${match.id}`;
-    root.dataset.match = match.id;
-    const boardBox = document.createElement("div");
-    boardBox.className = "live-board";
-    const actions = document.createElement("div");
-    actions.hidden = true;
-    const info = document.createElement("div");
-    info.className = "live-info";
-    root.append(boardBox, info);
+    const root = el("a", { class: "live-card", href: `/m/${match.id}`, "data-match": match.id });
+    const boardBox = el("div", { class: "live-board" }, root);
+    const info = el("div", { class: "live-info" }, root);
     grid.prepend(root);
-    const board = module.mountBoard(boardBox, { submit() {}, t, actions, readOnly: true });
+    const board = mountReadOnly(boardBox, module);
     card = { root, board, info };
     cards.set(match.id, card);
   }
   card.board.update(match);
-  const watchers = document.createElement("div");
-  watchers.className = "muted small live-watchers";
-  const title = document.getElementById("game-titles-live")?.textContent;
-  const titles = title ? JSON.parse(title) : {};
-  watchers.textContent = `${titles[match.game] ?? match.game} · ${t("ply_n", { ply: match.ply })} · ${t("watching", { n: match.spectators ?? 0 })}`;
-  watchers.dataset.spectators = String(match.spectators ?? 0);
+  const spectators = match.spectators ?? 0;
+  const ply = t("move {ply}", { ply: match.ply });
+  const watching = t("{n} watching", { n: spectators });
+  const watchers = el("div", { class: "muted small live-watchers", "data-spectators": spectators }, null,
+    [titles[match.game] ?? match.game, ply, watching].join(" · "));
   card.info.replaceChildren(playersLine(match, module), watchers);
   card.root.dataset.ply = String(match.ply);
   refreshEmpty();
@@ -69,19 +60,11 @@ function refreshEmpty() {
   empty.hidden = cards.size > 0;
 }
 
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/api/v1/live/ws`);
-  socket.addEventListener("open", () => { grid.dataset.live = "yes"; });
-  socket.addEventListener("message", (event) => {
-    const message = JSON.parse(event.data);
-    if (message.type === "match") upsert(message);
-  });
-  socket.addEventListener("close", () => { grid.dataset.live = "no"; setTimeout(connect, 2000); });
-}
-
 async function start() {
-  connect();
+  new LiveSocket(socketUrl("/api/v1/live/ws"), {
+    onMessage(message) { if (message.type === "match") upsert(message); },
+    onStatus(live) { grid.dataset.live = live ? "yes" : "no"; },
+  }).start();
   for (const match of (await api("GET", "/api/v1/live")).reverse()) await upsert(match);
   refreshEmpty();
 }

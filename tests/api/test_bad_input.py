@@ -9,6 +9,8 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import make_guest
+
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=20)
     | st.floats(allow_nan=False, allow_infinity=False),
@@ -40,3 +42,26 @@ def test_any_json_body_to_create_is_a_clear_error(client: TestClient, alice: dic
         assert response.status_code < 500, (path, body, response.text)
         if response.status_code >= 400:
             assert {"code", "message"} <= set(response.json())
+
+
+def test_a_boolean_is_not_a_ply_or_a_seat(client: TestClient) -> None:
+    """JSON ``false`` is not the integer 0 (schemathesis found a move accepted with ``ply: false``)."""
+    alice, bob = make_guest(client, "Alice"), make_guest(client, "Bob")
+    created = client.post("/api/v1/matches", json={"game": "stairs"}, headers=alice).json()
+    assert client.post(f"/api/v1/matches/{created['id']}/join", json={"seat": True},
+                       headers=bob).status_code == 422
+    client.post(f"/api/v1/matches/{created['id']}/join", headers=bob)
+    move = client.get(f"/api/v1/matches/{created['id']}", headers=alice).json()["legal_moves"][0]
+    answer = client.post(f"/api/v1/matches/{created['id']}/moves",
+                         json={"move": move, "ply": False}, headers=alice)
+    assert answer.status_code == 422 and answer.json()["code"] == "invalid_request"
+    for body in ({"game": "stairs", "players": True}, {"game": "stairs", "seat": False}):
+        assert client.post("/api/v1/matches", json=body, headers=alice).status_code == 422
+
+
+def test_a_challenge_to_a_name_with_a_nul_character_is_a_404(client: TestClient) -> None:
+    """PostgreSQL refuses NUL in text: such a name can name nobody (schemathesis found a 500)."""
+    alice = make_guest(client, "Alice")
+    answer = client.post("/api/v1/challenges", json={"user": "\u0000>x", "game": "stairs"},
+                         headers=alice)
+    assert answer.status_code == 404 and answer.json()["code"] == "no_user"

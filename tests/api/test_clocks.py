@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from app import timesource
 from app.main import create_app
-from app.services.timeouts import flag_overdue
+from app.match.timeouts import flag_overdue
 from app.settings import Settings
 from app.timesource import FakeClock
 from tests.conftest import make_guest
@@ -88,7 +88,7 @@ def test_a_player_is_flagged_with_nobody_connected(client: TestClient, clock: Fa
     assert _sweep(client) == [match_id]
     assert _sweep(client) == [], "a timeout is applied once"
     final = client.get(f"/api/v1/matches/{match_id}").json()
-    assert final["status"] == "finished" and final["result"]["reason"] == "timeout"
+    assert final["status"] == "finished" and final["result"]["reason"] == "time_out"
     assert final["result"]["winners"] == [1] and final["clock"]["remaining_ms"][0] == 0
     assert final["finished_at"].startswith("2026-01-01T12:01:00"), "flagged at the deadline"
 
@@ -145,5 +145,5 @@ def test_restart_keeps_clocks_and_catches_up_on_timeouts(database_url: str, cloc
     with TestClient(create_app(settings)) as third:
         flag_overdue(third.app.state.session_factory)  # the start-up sweep may have been first
         final = third.get(f"/api/v1/matches/{match_id}").json()
-    assert final["status"] == "finished" and final["result"]["reason"] == "timeout"
+    assert final["status"] == "finished" and final["result"]["reason"] == "time_out"
     assert final["finished_at"].startswith("2026-01-01T12:01:00")

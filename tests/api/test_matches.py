@@ -176,7 +176,7 @@ def test_resigning_gives_the_win_to_the_opponent(client: TestClient, match: dict
     assert response.status_code == 200
     body = response.json()
     assert body["status"] == "finished" and body["to_move"] is None
-    assert body["result"]["winners"] == [0] and body["result"]["reason"] == "resignation"
+    assert body["result"]["winners"] == [0] and body["result"]["reason"] == "resigned"
     late = client.post(f"/api/v1/matches/{match['id']}/moves", json={"move": "a1-b2", "ply": 0},
                        headers=alice)
     assert late.status_code == 409 and late.json()["code"] == "match_not_active"

@@ -46,7 +46,7 @@ def test_draw_offer_in_scalas_accepted(client: TestClient, alice: dict[str, str]
     assert own.status_code == 409 and own.json()["code"] == "no_offer"
     accepted = client.post(f"/api/v1/matches/{match['id']}/offers/draw/accept", headers=bob).json()
     assert accepted["status"] == "finished" and accepted["result"]["winners"] == []
-    assert accepted["result"]["ranking"] == [[0, 1]] and accepted["result"]["reason"] == "draw agreed"
+    assert accepted["result"]["ranking"] == [[0, 1]] and accepted["result"]["reason"] == "draw_agreed"
 
 
 def test_games_without_draws_refuse_draw_offers(client: TestClient, match: dict[str, Any],
@@ -62,7 +62,7 @@ def test_agreed_end_scores_the_stairs_position(client: TestClient, alice: dict[s
     client.post(f"/api/v1/matches/{match['id']}/offers/end", headers=bob)
     ended = client.post(f"/api/v1/matches/{match['id']}/offers/end/accept", headers=alice).json()
     assert ended["status"] == "finished" and ended["result"]["winners"] == [0]
-    assert ended["result"]["reason"].startswith("agreed end")
+    assert ended["result"]["reason"] == "agreed_end"
 
 
 def test_declined_offers_vanish_and_moves_clear_offers(client: TestClient, alice: dict[str, str],
@@ -139,7 +139,7 @@ def test_claim_victory_after_the_opponent_left(client: TestClient) -> None:
         clock.advance(31)
         won = client.post(f"/api/v1/matches/{match['id']}/claim-victory", headers=light).json()
     assert won["status"] == "finished" and won["result"]["winners"] == [0]
-    assert won["result"]["reason"] == "opponent left"
+    assert won["result"]["reason"] == "opponent_left"
 
 
 def test_a_town_player_who_resigns_is_last_and_the_others_finish(client: TestClient) -> None:
@@ -165,3 +165,18 @@ def test_a_town_player_who_resigns_is_last_and_the_others_finish(client: TestCli
     assert 1 not in state["result"]["winners"]
     moves = client.get(f"/api/v1/matches/{match['id']}/moves").json()
     assert any(m["seat"] == 1 for m in moves), "seat 1 still placed cards, automatically"
+
+
+def test_a_built_in_bot_never_counts_as_gone(client: TestClient) -> None:
+    """The built-in bots are the server itself: no socket, yet always there to move."""
+    clock = FakeClock()
+    with timesource.use(clock):
+        client.app.state.presence._started_at = clock()
+        light = make_guest(client, "Light")
+        match = client.post("/api/v1/matches", json={
+            "game": "stairs", "seat": 1, "bot": "easy",
+            "time_control": {"kind": "realtime", "minutes": 10}}, headers=light).json()
+        assert match["status"] == "active"
+        clock.advance(600)
+        claim = client.post(f"/api/v1/matches/{match['id']}/claim-victory", headers=light)
+    assert claim.status_code == 409 and claim.json()["code"] == "cannot_claim"

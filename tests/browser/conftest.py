@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
 from app.db.migrate import upgrade
+from tests.live import server
 
 CHROMIUM = os.environ.get("STEPWELL_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -21,43 +17,14 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     database = tmp_path_factory.mktemp("live") / "stepwell.db"
     url = f"sqlite:///{database}"
     upgrade(url)
-    port = _free_port()
-    env = {**os.environ, "STEPWELL_DATABASE_URL": url, "STEPWELL_SECRET_KEY": "browser-tests"}
-    log = (tmp_path_factory.mktemp("logs") / "server.log").open("w")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory",
-         "--host", "127.0.0.1", "--port", str(port)],
-        env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{base}/api/v1/games", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    else:
-        process.terminate()
-        pytest.fail("the live server did not start")
-    yield base
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        pytest.fail("the live server did not shut down within 10 s of SIGTERM")
+    with server.live_server(url, tmp_path_factory.mktemp("logs"), strict_shutdown=True,
+                            secret_key="browser-tests") as base:
+        yield base
 
 
 @pytest.fixture(scope="session")

@@ -44,6 +44,6 @@ def test_a_player_who_closed_the_tab_loses_on_time(live_server: str, new_page) -
     expect(banner).to_contain_text("You win")
     expect(banner).to_contain_text("on time")
     final = dark_api.get(f"/api/v1/matches/{match['id']}").json()
-    assert final["result"]["reason"] == "timeout" and final["result"]["winners"] == [1]
+    assert final["result"]["reason"] == "time_out" and final["result"]["winners"] == [1]
     assert final["clock"]["remaining_ms"][0] == 0
     assert dark.js_errors == []

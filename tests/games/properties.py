@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from games import Game, IllegalMove, State
+from games import Game, IllegalMove, Result, State
 
 MAX_PLIES = 2000
 
@@ -37,6 +37,19 @@ def play_random_game(game: Game, seed: int, players: int = 2, options: dict[str,
     return state, moves, states
 
 
+def check_capabilities(game: Game, state: State, legal: list[str], rng: random.Random) -> None:
+    """What a state in play declares: its game, its forced move, its playout hint, early scoring."""
+    assert state.game_id == game.id
+    forced = state.forced_move()
+    assert forced is None or legal == [forced], "a forced move is the only legal move"
+    assert state.playout_move(legal, random.Random(rng.random())) in legal
+    early = state.score_now()
+    if game.can_score_early:
+        assert isinstance(early, Result) and early.ranking
+    else:
+        assert early is None, "a game that cannot score early must not offer a result"
+
+
 def check_random_game(game: Game, seed: int, players: int = 2,
                       options: dict[str, Any] | None = None) -> State:
     """Play one random game, asserting the shared contract at every ply; returns the final state."""
@@ -51,6 +64,7 @@ def check_random_game(game: Game, seed: int, players: int = 2,
         legal = state.legal_moves()
         assert legal and len(legal) == len(set(legal)), "legal moves must be non-empty and distinct"
         assert legal == state.legal_moves(), "legal_moves must be deterministic"
+        check_capabilities(game, state, legal, rng)
         before = copy.deepcopy(state.to_json())
         move = rng.choice(legal)
         following = state.play(move)
@@ -69,6 +83,7 @@ def check_random_game(game: Game, seed: int, players: int = 2,
     seats = sorted(seat for group in result.ranking for seat in group)
     assert seats == list(range(players)), "the ranking must place every seat once"
     assert set(result.winners) == set(result.ranking[0]) or not result.winners
+    assert state.forced_move() is None
     # Replaying the record from the same seed reproduces the final state exactly.
     replay = game.new_state(players=players, options=options, seed=seed)
     assert json.dumps(replay.to_json(), sort_keys=True) == initial_json

@@ -10,7 +10,7 @@ import pytest
 from games import Result, registry
 from games.bots import LEVELS, Level, choose_move
 from games.bots.mcts import rewards, search
-from games.bots.policies import game_id_of, policy_for
+from games.bots.policies import policy_for
 from games.sight.board import POINT_INDEX
 from games.town import GAME as TOWN
 
@@ -68,7 +68,7 @@ def test_a_forced_move_is_returned_at_once(level):
     assert time.perf_counter() - start < 0.05
 
 
-@pytest.mark.parametrize("game_id", ["stairs", "sight", "scalas", "town"])
+@pytest.mark.parametrize("game_id", registry.ids())
 def test_a_seed_and_an_iteration_budget_reproduce_the_search(game_id):
     state = random_position(game_id, 2, {}, seed=3, plies=4)
     runs = [
@@ -149,9 +149,9 @@ def test_rewards_follow_the_ranking_and_share_ties():
     assert four == pytest.approx((0.5, 0.0, 1.0, 0.5))
 
 
-def test_each_state_knows_its_game_for_the_playout_policy():
+def test_each_state_knows_its_game():
     for game in registry.all_games():
-        assert game_id_of(game.new_state()) == game.id
+        assert game.new_state(players=game.min_players).game_id == game.id
 
 
 def test_searching_out_of_turn_is_refused():

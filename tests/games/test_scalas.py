@@ -281,13 +281,14 @@ def test_pass_is_the_only_move_of_a_player_with_cubes_but_no_placement():
     # Both players share the staircase squares while both hold cubes, so play never reaches this;
     # the engine still answers with a pass when asked.
     state = from_heights(DEAD_HEIGHTS, to_move=RED)
-    assert state.legal_moves() == ["pass"]
+    assert state.legal_moves() == ["pass"] and state.forced_move() == "pass"
     state = state.play("PASS")
     assert state.view(None)["last_move"] == {"move": "pass", "seat": RED}
     assert state.is_over  # blue cannot place either
 
 
 def test_pass_is_illegal_while_a_placement_exists():
+    assert GAME.new_state().forced_move() is None
     with pytest.raises(IllegalMove, match="pass"):
         GAME.new_state().play("pass")
 
@@ -295,7 +296,7 @@ def test_pass_is_illegal_while_a_placement_exists():
 def test_more_squares_topped_wins():
     result = position({"a1": "r", "b1": "r", "c1": "bbb"}, to_move=None).result
     assert result.winners == (RED,) and result.ranking == ((RED,), (BLUE,))
-    assert result.scores == (2, 1) and result.reason == "more squares topped"
+    assert result.scores == (2, 1) and result.reason == "most_tops"
 
 
 def test_tie_goes_to_the_colour_topping_more_of_the_tallest_towers():

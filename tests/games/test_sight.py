@@ -223,7 +223,7 @@ def test_absolute_priority_a_blocked_tallest_stack_means_no_move_and_a_loss() ->
     assert state.is_over and state.to_move is None
     assert state.result is not None
     assert state.result.winners == (DARK,)
-    assert state.result.reason == "no legal move"
+    assert state.result.reason == "no_legal_move"
 
 
 def test_movable_priority_lets_the_tallest_movable_stack_move() -> None:

@@ -247,6 +247,7 @@ def test_pass_is_forced_when_you_have_no_legal_move():
         ]
     )
     assert state.legal_moves() == ["pass"]
+    assert state.forced_move() == "pass"  # the service plays it without asking
     assert state.view(0)["must_pass"] is True
     with pytest.raises(IllegalMove, match="must pass"):
         state.play("f1-e1")
@@ -258,7 +259,7 @@ def test_pass_is_forced_when_you_have_no_legal_move():
 
 def test_pass_is_refused_while_a_legal_move_exists():
     state = GAME.new_state()
-    assert "pass" not in state.legal_moves()
+    assert "pass" not in state.legal_moves() and state.forced_move() is None
     with pytest.raises(IllegalMove, match="only when you have no legal move"):
         state.play("pass")
 
@@ -303,7 +304,7 @@ def test_the_player_with_a_piece_at_the_greatest_height_wins():
     )
     result = state.score_now()
     assert result.winners == (1,) and result.ranking == ((1,), (0,))
-    assert result.reason == "highest piece" and result.details["max_height"] == 4
+    assert result.reason == "highest_piece" and result.details["max_height"] == 4
 
 
 def test_more_pieces_at_the_greatest_height_wins():
@@ -318,7 +319,7 @@ def test_more_pieces_at_the_greatest_height_wins():
         ]
     )
     result = state.score_now()
-    assert result.winners == (0,) and result.reason == "more pieces at the top height"
+    assert result.winners == (0,) and result.reason == "most_at_top"
     assert result.details["counts"] == [2, 1]
 
 
@@ -335,7 +336,7 @@ def test_tie_at_the_greatest_height_goes_to_who_reached_it_first():
     early_light = {"light": [[0, 0, 0], [0, 0], [3]], "dark": [[0, 0, 0], [0, 0], [5]]}
     assert position(rows, arrivals=early_dark).score_now().winners == (1,)
     result = position(rows, arrivals=early_light).score_now()
-    assert result.winners == (0,) and result.reason == "reached the top height first"
+    assert result.winners == (0,) and result.reason == "first_to_top"
     assert result.details["arrival_plies"] == [3, 5]
 
 
@@ -372,7 +373,7 @@ def test_scoring_early_applies_the_winner_rules_to_the_current_position():
     assert not state.is_over and state.result is None
     early = state.score_now()
     # Heights 2: light b1, c2; dark b2, f2 — light's second piece arrived at ply 3, dark's at 4.
-    assert early.winners == (0,) and early.reason == "reached the top height first"
+    assert early.winners == (0,) and early.reason == "first_to_top"
     assert early.details["final"] is False and early.details["arrival_plies"] == [3, 4]
 
 

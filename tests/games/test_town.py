@@ -337,9 +337,9 @@ def test_moving_right_past_three_up_left_stairs_loops_the_row_and_ends_the_walk(
 
 
 def test_entering_a_card_from_its_other_side_is_not_a_loop():
-    row = ["E1", "P13", "E2", "E2", "E2", "E2", "E2"]  # red turns round at b1
-    after = walk_state({1: row}, start=7).play("UR")
-    walk = after.view(None)["walks"][0]
+    row = ["E1", "P13", "E2", "E2", "E2", "E2", "E2"]  # P13 BL rev:blue: blue turns round at b1
+    after = walk_state({1: row}, start=7, walker=1).play("UR")
+    walk = after.view(None)["walks"][1]
     assert [(s["pos"], s["side"]) for s in walk[1:4]] == [
         ("a1", "left"),
         ("b1", "left"),
@@ -347,20 +347,167 @@ def test_entering_a_card_from_its_other_side_is_not_a_loop():
     ]
     # ... round the row leftwards, b1 again from its right, then a1 from the right would repeat.
     assert (walk[-1]["pos"], walk[-1]["side"]) == ("b1", "right")
-    assert after.view(None)["walk_end"][0] == "loop"
+    assert after.view(None)["walk_end"][1] == "loop"
 
 
 def test_reverse_icon_turns_its_colour_round_compulsorily():
     row = ["E1", "P13", "E2", "E2", "E2", "E2", "E2"]
-    after = walk_state({1: row}, start=7).play("UR")
-    step = after.view(None)["walks"][0][2]
+    after = walk_state({1: row}, start=7, walker=1).play("UR")
+    step = after.view(None)["walks"][1][2]
     assert (step["pos"], step["action"], step["chosen"]) == ("b1", "rev", False)
 
 
 def test_reverse_icon_of_another_colour_is_ignored():
-    row = ["E1", "P13", "E3", "E2", "E2", "E2", "E2"]  # BL rev:red; blue walks on
-    after = walk_state({1: row}, start=7, walker=1).play("UR")
-    assert positions(after, 1)[1:4] == ["a1", "b1", "c1"]
+    row = ["E1", "P13", "E3", "E2", "E2", "E2", "E2"]  # BL rev:blue; red walks on
+    after = walk_state({1: row}, start=7).play("UR")
+    assert positions(after, 0)[1:4] == ["a1", "b1", "c1"]
+
+
+def test_p13_turns_blue_round_from_the_left_and_red_from_the_right():
+    faces = town_cards.catalogue()["P13"]
+    assert (faces["bl"], faces["br"]) == (["rev:blue"], ["rev:red"])
+    row = ["E2", "E2", "E2", "P13", "E2", "E2", "E2"]
+    red_from_right = walk_state({1: row}, start=6).play("UL")  # e1, then d1 from its right
+    assert [s["pos"] for s in red_from_right.view(None)["walks"][0][1:4]] == ["e1", "d1", "e1"]
+    red_from_left = walk_state({1: row}, start=2).play("UR")  # c1, then d1 from its left
+    assert positions(red_from_left, 0)[1:4] == ["c1", "d1", "e1"]
+
+
+def test_the_sheets_example_move_two_red_turns_round_on_card_four():
+    """The sheet's 移動その2: red, moving left from the right-hand card ①, passes ② (P1: its
+    icons are bottom-left, red came from the right), goes on through ③, turns round on ④ (red's
+    reverse icon, bottom right), comes back through ③ (now ⑤) and climbs at ② from its left:
+    the skip icon there is green's, so red must climb up-right."""
+    row = ["E2", "E2", "E2", "P13", "E3", "P1", "E4"]  # ④ d1, ③ e1, ② f1, ① g1
+    after = walk_state({1: row}, start=1).play("UL")  # UL from seaside 1 wraps to g1
+    walk = after.view(None)["walks"][0]
+    assert [(s["pos"], s["side"], s["action"]) for s in walk[1:7]] == [
+        ("g1", "right", "straight"),  # ①
+        ("f1", "right", "straight"),  # ②: UR sits bottom-left, red came from the right
+        ("e1", "right", "straight"),  # ③
+        ("d1", "right", "rev"),  # ④: red's reverse icon in the bottom-right corner
+        ("e1", "left", "straight"),  # ⑤
+        ("f1", "left", "UR"),  # ② again, from the left: red climbs (skip is green's)
+    ]
+    assert (walk[7]["pos"], walk[7]["side"], walk[7]["dir"]) == ("g2", "left", "right")
+    assert not any(step["chosen"] for step in walk[1:7])
+
+
+def test_a_repeated_entry_ends_the_walk_when_no_climb_was_declined():
+    row = ["E2", "E2", "P1", "E2", "E2", "E2", "E2"]  # red: P1's UR is compulsory, skip is green's
+    rows = {1: row, 2: ["P7", "P9", "P10", "E2", "E2", "E2", "E2"]}
+    after = walk_state(rows, start=7).play("UR")
+    assert positions(after, 0) == ["g0", "a1", "b1", "c1", "d2", "e2", "f2", "g2", "a2",
+                                   "b2", "c2"]
+    assert after.view(None)["walk_end"][0] == "loop"
+
+
+def test_after_declining_a_climb_with_skip_the_walker_walks_on_and_must_climb_there():
+    """Rule A4: green skips at c1, walks round the row (a1 and b1 entered again from the left:
+    it walks on), and on re-entering c1 from the left the climb is compulsory."""
+    row = ["E2", "E2", "P1", "E2", "E2", "E2", "E2"]
+    state = walk_state({1: row}, start=7, walker=2, players=3).play("UR")
+    assert positions(state, 2)[-1] == "c1" and state.legal_moves() == ["UR", "straight"]
+    after = state.play("straight")
+    walk = after.view(None)["walks"][2]
+    assert [s["pos"] for s in walk] == [
+        "g0", "a1", "b1", "c1", "d1", "e1", "f1", "g1", "a1", "b1", "c1", "d2", "e2", "f2",
+        "g2", "a2", "b2", "c2",
+    ]
+    assert (walk[10]["action"], walk[10]["chosen"]) == ("UR", False)  # no skip offered again
+    assert after.view(None)["walk_end"][2] == "loop"  # row 2 has no stairs: an ordinary loop
+
+
+def test_a_third_entry_from_the_same_side_always_ends_the_walk():
+    """Green declines at c1, turns round on P14 (BL rev:green) and circles leftwards: every card
+    is entered from its right a second time (allowed after the decline), and the third entry into
+    d1 from its right ends the walk before green is ever back at c1's left corner."""
+    row = ["E2", "E2", "P1", "E2", "P14", "E2", "E2"]
+    after = walk_state({1: row}, start=2, walker=2, players=3).play("UR").play("straight")
+    walk = after.view(None)["walks"][2]
+    assert [s["pos"] for s in walk] == [
+        "b0", "c1", "d1", "e1", "d1", "c1", "b1", "a1", "g1", "f1", "e1",
+        "d1", "c1", "b1", "a1", "g1", "f1", "e1",
+    ]
+    assert after.view(None)["walk_end"][2] == "loop"
+
+
+def test_a_climb_clears_the_decline_for_the_next_row():
+    """Green skips in row 1 and climbs later; in row 2 (no skip declined there) a repeated entry
+    ends the walk again."""
+    rows = {1: ["E2", "E2", "P1", "P2", "E2", "E2", "E2"], 2: ["E2"] * 7}
+    after = walk_state(rows, start=7, walker=2, players=3).play("UR").play("straight")
+    walk = after.view(None)["walks"][2]
+    assert [s["pos"] for s in walk] == [
+        "g0", "a1", "b1", "c1", "d1", "e2", "f2", "g2", "a2", "b2", "c2", "d2",
+    ]
+    assert after.view(None)["walk_end"][2] == "loop"
+
+
+# -- rules versions: stored matches replay under the rules they were played with ---------------
+
+
+def test_new_games_are_played_under_rules_version_two():
+    state = GAME.new_state(2, seed=1)
+    assert GAME.rules_version == 2 and state.rules_version == 2
+    assert state.to_json()["rules_version"] == 2
+    assert GAME.from_json(state.to_json()) == state
+
+
+def test_a_stored_state_without_a_rules_version_is_version_one():
+    data = GAME.new_state(2, seed=1).to_json()
+    del data["rules_version"]
+    old = GAME.from_json(data)
+    assert old.rules_version == 1 and "rules_version" not in old.to_json()
+    assert old.view(None)["cards"]["P13"]["bl"] == ["rev:red"]
+    assert GAME.replay_start(1, 2, None, 1) == old
+    assert GAME.replay_start(2, 2, None, 1) == GAME.new_state(2, seed=1)
+
+
+def test_an_unknown_rules_version_is_refused():
+    data = GAME.new_state(2, seed=1).to_json()
+    with pytest.raises(ValueError, match="rules version"):
+        GAME.from_json({**data, "rules_version": 9})
+    with pytest.raises(ValueError, match="rules version"):
+        GAME.replay_start(9, 2, None, 1)
+
+
+def version_one(state: engine.TownState) -> engine.TownState:
+    data = state.to_json()
+    del data["rules_version"]
+    return GAME.from_json(data)
+
+
+def test_version_one_ends_a_walk_at_the_first_repeated_entry_even_after_a_skip():
+    row = ["E2", "E2", "P1", "E2", "E2", "E2", "E2"]
+    state = version_one(walk_state({1: row}, start=7, walker=2, players=3)).play("UR")
+    after = state.play("straight")
+    assert positions(after, 2) == ["g0", "a1", "b1", "c1", "d1", "e1", "f1", "g1"]
+    assert after.view(None)["walk_end"][2] == "loop"
+
+
+def test_version_one_keeps_p13_reversing_red_from_the_left():
+    row = ["E1", "P13", "E2", "E2", "E2", "E2", "E2"]
+    after = version_one(walk_state({1: row}, start=7)).play("UR")
+    assert after.view(None)["walks"][0][2]["action"] == "rev"
+    assert after.rules_version == 1
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_version_one_game_replays_to_the_same_snapshot_from_its_start(seed):
+    """What the app does with a stored match: rebuild from the seed under its rules version and
+    replay the log; the result must equal the snapshot stored as it was played."""
+    rng = random.Random(seed)
+    state = GAME.replay_start(1, 3, None, seed)
+    log = []
+    while not state.is_over:
+        move = rng.choice(state.legal_moves())
+        log.append(move)
+        state = GAME.from_json(json.loads(json.dumps(state.play(move).to_json())))
+    replayed = GAME.replay_start(1, 3, None, seed)
+    for move in log:
+        replayed = replayed.play(move)
+    assert replayed.to_json() == state.to_json() and "rules_version" not in state.to_json()
 
 
 def test_reverse_icon_on_an_event_card_applies_from_its_corner_side():
@@ -478,7 +625,7 @@ def test_tied_players_share_the_win_and_ranking_groups_by_score():
     assert result.scores == (3, 3, 2)
     assert result.winners == (0, 1)
     assert result.ranking == ((0, 1), (2,))
-    assert result.reason == "shared win on points"
+    assert result.reason == "shared_win"
 
 
 def test_live_scores_show_during_the_walks():
@@ -651,6 +798,18 @@ def test_revealed_start_cards_are_kept_by_determinization():
 
 
 def test_perfect_information_games_determinize_to_themselves():
-    for game_id in ("stairs", "sight", "scalas"):
+    for game_id in [g.id for g in registry.all_games() if not g.hidden_information]:
         state = registry.get(game_id).new_state()
         assert state.determinize(0, random.Random(0)) is state
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_every_walk_ends_within_the_bound_the_rules_give(seed):
+    """Rows never go down and each (card, side) is entered at most twice per row: at most
+    4 × 28 + 1 steps after the seaside card (the lighthouse being the +1)."""
+    rng = random.Random(seed)
+    state = GAME.new_state(4, seed=seed)
+    while not state.is_over:
+        state = state.play(rng.choice(state.legal_moves()))
+    for walk in state.view(None)["walks"]:
+        assert 2 <= len(walk) <= 1 + 4 * 28 + 1

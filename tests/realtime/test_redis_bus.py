@@ -3,6 +3,7 @@ pushed to a spectator connected to instance B."""
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import subprocess
 import time
@@ -15,6 +16,7 @@ from app.db.migrate import upgrade
 from app.main import create_app
 from app.settings import Settings
 from tests.conftest import make_guest
+from tests.live.server import run_async
 from tests.realtime.test_match_socket import next_state
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -70,3 +72,50 @@ def test_a_move_on_one_instance_reaches_a_spectator_on_another(redis_url: str, t
                             headers=light)
             pushed = next_state(spectator)
         assert pushed["ply"] == 1 and pushed["last_move"]["move"] == move
+
+
+def test_one_pubsub_connection_with_reference_counted_channels(redis_url: str) -> None:
+    """Many local subscribers share one Redis subscription per channel; the last one leaving
+    unsubscribes; a process's own message reaches its subscribers once, others' through Redis."""
+    import asyncio
+    import uuid
+
+    import redis as sync_redis
+
+    from app.realtime.redis_bus import RedisBus
+
+    prefix = f"t{uuid.uuid4().hex[:8]}:"
+    probe = sync_redis.Redis.from_url(redis_url)
+
+    def redis_subscribers(channel: str) -> int:
+        return dict(probe.pubsub_numsub(prefix + channel))[(prefix + channel).encode()]
+
+    async def scenario() -> None:
+        here, there = RedisBus(redis_url, prefix), RedisBus(redis_url, prefix)
+        loop = asyncio.get_running_loop()
+        here.bind_loop(loop)
+        there.bind_loop(loop)
+        try:
+            async with contextlib.AsyncExitStack() as stack:
+                streams = [await stack.enter_async_context(here.subscribe("match:x"))
+                           for _ in range(25)]
+                assert redis_subscribers("match:x") == 1
+                here.publish("match:x", {"n": 1})
+                there.publish("match:x", {"n": 2})
+                for stream in streams:
+                    got = [await asyncio.wait_for(anext(stream), 5) for _ in range(2)]
+                    assert sorted(m["n"] for m in got) == [1, 2]
+                await asyncio.sleep(0.3)
+                for stream in streams:  # nothing doubled by Redis echoing our own message
+                    with pytest.raises(TimeoutError):
+                        await asyncio.wait_for(anext(stream), 0.05)
+            await asyncio.sleep(0.3)
+            assert redis_subscribers("match:x") == 0 and here.subscriber_count() == 0
+            names = [c["name"] for c in probe.client_list() if c["name"] == prefix + here.instance]
+            assert 1 <= len(names) <= 3
+        finally:
+            await here.aclose()
+            await there.aclose()
+
+    run_async(scenario)  # a fresh loop in its own thread (see tests/live/server.py)
+    probe.close()

@@ -7,8 +7,8 @@ import random
 from sqlalchemy.orm import Session
 
 from app.db.models import Match
+from app.match.service import MatchService
 from app.services.identity import create_guest
-from app.services.matches import MatchService
 from games import State, registry
 
 

@@ -9,9 +9,9 @@ import pytest
 from sqlalchemy.orm import Session
 
 from app.db.models import Match
+from app.match.service import MatchService
 from app.services.errors import Invalid
 from app.services.identity import create_guest
-from app.services.matches import MatchService
 from games import registry
 
 SETUPS = [("stairs", 2, {}), ("stairs", 2, {"swap": True}), ("sight", 2, {}),

@@ -1,0 +1,43 @@
+"""Bot accounts: upgrade an account to a bot, list the bots."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+
+from app.api import schemas
+from app.api.deps import CurrentUser, SessionDep
+from app.auth import identities
+from app.db.one_hop import OneHopRoute
+from app.services import bot_accounts
+
+router = APIRouter(route_class=OneHopRoute, tags=["bots"])
+
+
+class BotOut(BaseModel):
+    id: int | None = Field(description="Null for a built-in bot that has not played yet.")
+    name: str
+    username: str | None
+    kind: str = Field(description="Always `bot`.")
+    builtin_level: str | None = Field(description="`easy`, `medium`, `hard` for built-in bots.")
+    ratings: dict[str, dict[str, Any]]
+    games_played: int
+
+
+@router.post("/bot/upgrade", response_model=schemas.UserOut)
+def upgrade_to_bot(user: CurrentUser, session: SessionDep, request: Request) -> dict[str, Any]:
+    """Turn your account into a bot account: final, and only for an account that has never
+    played. Bots are marked BOT everywhere (`kind: "bot"`), play rated games, accept
+    challenges, and cannot join quick play. Guests get 403 `bot_needs_account`; an account with
+    games gets 409 `account_has_games`."""
+    upgraded = bot_accounts.upgrade_to_bot(session, user)
+    identities(request).forget_user(upgraded.id)
+    return upgraded.public()
+
+
+@router.get("/bots", response_model=list[BotOut])
+def list_bots(session: SessionDep) -> list[dict[str, Any]]:
+    """Every bot: the built-in ones first, then bot accounts, with ratings and games played."""
+    return bot_accounts.list_bots(session)

@@ -1,0 +1,56 @@
+"""GET /api/v1/matches/{id}/export: a match as a game record, JSON or PGN-like text."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Query
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
+
+from app.api.deps import SessionDep
+from app.db.one_hop import OneHopRoute
+from app.services.game_records import build_record, export_text
+
+router = APIRouter(route_class=OneHopRoute, tags=["matches"])
+
+TEXT_EXAMPLE = """[Format "stepwell-record 1"]
+[Site "Stepwell"]
+[Match "Ab12Cd34"]
+[Game "stairs"]
+[Title "Stairs"]
+[Date "2026.11.23"]
+[Seats "2"]
+[Seat0 "Aiko"]
+[Seat0Kind "account"]
+[Seat0Rating "27.4"]
+[Seat1 "Bot (easy)"]
+[Seat1Kind "BOT"]
+[Options "{\\"swap\\": false}"]
+[Seed "1234"]
+[Rated "no"]
+[TimeControl "5+3"]
+[Status "finished"]
+[Result "1-0"]
+[Ranking "0 > 1"]
+[Reason "highest piece"]
+
+1. c3-d4 2. f6-e5 3. d4-e5
+"""
+
+
+@router.get("/matches/{match_id}/export", responses={200: {
+    "description": "The game record: JSON (`format=json`) or text (`format=text`).",
+    "content": {"application/json": {}, "text/plain": {"example": TEXT_EXAMPLE}}}})
+def export_match(match_id: str, session: SessionDep,
+                 format: Literal["json", "text"] = Query("json", description=(
+                     "`json`: tags and moves as data; `text`: PGN-like tag pairs and numbered "
+                     "moves, readable and re-importable."))) -> Response:
+    """The match as a game record: game, options (secret ones left out), players, ratings,
+    date, time control, result and reason, and every move in canonical notation. The seed that
+    fixes shuffles is given once the match is over (or always for games without chance)."""
+    record: dict[str, Any] = build_record(session, match_id)
+    filename = f"stepwell-{record['game']}-{record['match_id']}"
+    if format == "text":
+        return PlainTextResponse(export_text(record), headers={
+            "Content-Disposition": f'inline; filename="{filename}.txt"'})
+    return JSONResponse(record)

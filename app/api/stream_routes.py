@@ -1,0 +1,265 @@
+"""NDJSON streams for programs (one JSON object per line, an empty line as keep-alive), and the
+account events on a websocket for browsers.
+
+- ``GET /api/v1/stream/event``: the caller's challenges and the start and end of their matches.
+- ``GET /api/v1/matches/{id}/stream``: one match as the caller's seat (or as a spectator).
+
+Both are fed by the event bus; a stream holds no database session while it waits. Being
+connected to a match stream counts as being at the board (presence), exactly as the socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+from fastapi import APIRouter, Request, WebSocket
+from fastapi.responses import StreamingResponse
+from starlette.concurrency import run_in_threadpool
+
+from app.api.deps import CurrentUser, Viewer
+from app.api.messages import PROTOCOL_VERSION
+from app.auth import bearer_token, resolve_viewer, resolve_viewer_async
+from app.db.one_hop import OneHopRoute
+from app.match.records import MatchRecord
+from app.match.service import MatchService
+from app.realtime.bus import LIVE_CHANNEL, match_channel
+from app.realtime.chat_feed import chat_subscription, merge, subscribed_rooms, visible_line
+from app.realtime.connection import run_jobs
+from app.services.errors import Unauthenticated
+from app.services.identity import Identity
+from app.services.lobby import LobbyService, user_channel
+from app.services.profiles import games_in_play
+from app.services.stream_events import AccountGames, MatchFollower, personal_event
+from app.timesource import now
+
+router = APIRouter(route_class=OneHopRoute, tags=["streams"])
+
+KEEPALIVE_SECONDS = 6.0
+NDJSON = "application/x-ndjson"
+Events = AsyncIterator[dict[str, Any]]
+
+
+async def _ndjson(events: Callable[[], Events], keepalive: float,
+                 still_allowed: Callable[[], Awaitable[bool]]) -> AsyncIterator[bytes]:
+    """Lines of JSON from ``events`` (run in its own task), an empty line after each quiet
+    ``keepalive`` seconds; the stream ends when ``still_allowed`` says no (a revoked token),
+    and the producer is cancelled when the client goes away."""
+    queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue(256)
+
+    async def produce() -> None:
+        try:
+            async for event in events():
+                await queue.put(("event", event))
+        except Exception as error:  # delivered to the reader, which ends the stream
+            await queue.put(("error", error))
+        await queue.put(("end", None))
+
+    producer = asyncio.create_task(produce())
+    try:
+        while True:
+            try:
+                kind, item = await asyncio.wait_for(queue.get(), keepalive)
+            except TimeoutError:
+                if not await still_allowed():
+                    return
+                yield b"\n"
+                continue
+            if kind == "end":
+                return
+            if kind == "error":
+                raise item
+            yield (json.dumps(item, ensure_ascii=False) + "\n").encode()
+    finally:
+        producer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await producer
+
+
+async def _token_still_valid(request: Request) -> bool:
+    """Whether the stream's bearer token still works (checked at each keep-alive)."""
+    if bearer_token(request) is None:
+        return True
+    try:
+        return await resolve_viewer_async(request) is not None  # the identity cache: no query
+    except Unauthenticated:
+        return False
+
+
+def _stream(events: Callable[[], Events], request: Request) -> StreamingResponse:
+    keepalive = getattr(request.app.state, "stream_keepalive_seconds", KEEPALIVE_SECONDS)
+    lines = _ndjson(events, keepalive, lambda: _token_still_valid(request))
+    return StreamingResponse(lines, media_type=NDJSON,
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+# -- account events -------------------------------------------------------------------------------
+
+def _account_start(app: Any, user: Identity) -> tuple[list[MatchRecord], list[dict[str, Any]]]:
+    """The user's matches in play and the open challenges to them, in one short session."""
+    with app.state.session_factory() as session:
+        matches = MatchService(session)
+        records = [matches.get(game["id"]) for game in games_in_play(session, user.id)]
+        challenges = LobbyService(session, matches).pending_for(user)
+    incoming = [c for c in challenges if (c.get("target") or {}).get("id") == user.id]
+    return [r for r in records if r.status == "active"], incoming
+
+
+async def account_events(app: Any, user: Identity) -> Events:
+    """On connect: ``gameStart`` for each match in play and ``challenge`` for each open one;
+    then every new challenge, decline, cancel, start and finish as it happens."""
+    bus = app.state.bus
+    tracker = AccountGames(user.id, now().isoformat() + "Z")
+    async with contextlib.AsyncExitStack() as stack:
+        personal = await stack.enter_async_context(bus.subscribe(user_channel(user.id)))
+        live = await stack.enter_async_context(bus.subscribe(LIVE_CHANNEL))
+        records, challenges = await run_in_threadpool(_account_start, app, user)
+        for record in records:
+            for event in tracker.events_for(record):
+                yield event
+        for challenge in challenges:
+            yield {"type": "challenge", "challenge": challenge}
+        merged: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
+
+        async def pump(name: str, source: Events) -> None:
+            async for message in source:
+                await merged.put((name, message))
+
+        pumps = [asyncio.create_task(pump("personal", personal)),
+                 asyncio.create_task(pump("live", live))]
+        try:
+            while True:
+                source, message = await merged.get()
+                if source == "personal":
+                    event = personal_event(message)
+                    if event is not None:
+                        yield event
+                elif message.get("type") == "record":
+                    for event in tracker.events_for(MatchRecord.from_json(message["record"])):
+                        yield event
+        finally:
+            for task in pumps:
+                task.cancel()
+
+
+@router.get("/stream/event", response_class=StreamingResponse, responses={200: {
+    "description": "NDJSON: one event per line (see `EventStreamMessage` in /api/v1/schemas).",
+    "content": {NDJSON: {}}}})
+async def stream_account_events(request: Request, user: CurrentUser) -> StreamingResponse:
+    """Your events as NDJSON, kept open: `challenge`, `challengeCanceled`, `challengeDeclined`,
+    `gameStart` (any match of yours starts; on connect, one per match in play), `gameFinish`.
+    An empty line every ~6 s keeps the connection alive. Browsers: `WS /api/v1/stream/event/ws`."""
+    return _stream(lambda: account_events(request.app, user), request)
+
+
+async def _socket_viewer(websocket: WebSocket) -> Identity | None:
+    """The socket's user, or None after telling the client why not and closing."""
+    def resolve() -> Identity | None:
+        with websocket.app.state.session_factory() as session:
+            return resolve_viewer(websocket, session)
+
+    try:
+        viewer = await run_in_threadpool(resolve)
+    except Unauthenticated as error:
+        viewer, code, message = None, error.code, error.message
+    else:
+        code, message = "unauthenticated", "Sign in first (session cookie or ?token=)."
+    if viewer is None:
+        await websocket.accept()
+        await websocket.send_json({"type": "error", "code": code, "message": message})
+        await websocket.close(4401)
+    return viewer
+
+
+@router.websocket("/stream/event/ws")
+async def account_event_socket(websocket: WebSocket) -> None:
+    """The account events of `GET /api/v1/stream/event`, one JSON message each, for browsers.
+    Send `{"type": "ping"}` to get `{"type": "pong"}`."""
+    user = await _socket_viewer(websocket)
+    if user is None:
+        return
+    await websocket.accept()
+
+    async def forward() -> None:
+        async for event in account_events(websocket.app, user):
+            await websocket.send_json(event)
+
+    async def answer() -> None:
+        while True:
+            message = await websocket.receive_json()
+            if isinstance(message, dict) and message.get("type") == "ping":
+                await websocket.send_json({"type": "pong"})
+
+    await run_jobs(websocket, forward, answer)
+
+
+# -- one match -----------------------------------------------------------------------------------
+
+def _load_record(app: Any, match_id: str) -> MatchRecord:
+    with app.state.session_factory() as session:
+        return MatchService(session).get(match_id)
+
+
+async def match_events(app: Any, match_id: str, viewer: Identity | None,
+                       first: MatchRecord) -> Events:
+    """``gameFull``, then ``gameState`` / ``offer`` / ``opponentGone`` / ``chatLine`` until
+    ``gameFinish``."""
+    bus = app.state.bus
+    presence = app.state.presence
+    claim_after = app.state.settings.claim_after_seconds
+    viewer_id = viewer.id if viewer else None
+    rooms = subscribed_rooms(first, viewer_id)
+    async with bus.subscribe(match_channel(match_id)) as messages, \
+            chat_subscription(bus, match_id, rooms) as chat:
+        record = await run_in_threadpool(_load_record, app, match_id)  # nothing missed since
+        follower = MatchFollower(record if record.version >= first.version else first,
+                                 viewer_id, PROTOCOL_VERSION)
+        connection = presence.connect(viewer_id, match_id, follower.latest.seat_of(viewer_id))
+        try:
+            for event in follower.first_events():
+                yield event
+            if follower.over:
+                return
+            for event in await _presence(follower, presence, match_id, claim_after):
+                yield event
+            async for message in merge(messages, chat):
+                if message.get("type") == "chatLine":
+                    line = visible_line(message, follower.latest, viewer_id)
+                    if line is not None:
+                        yield line
+                elif message.get("type") == "record":
+                    for event in follower.events_for(MatchRecord.from_json(message["record"])):
+                        yield event
+                    if follower.over:
+                        return
+                elif message.get("type") == "presence":  # batched, shared across instances
+                    for event in await _presence(follower, presence, match_id, claim_after,
+                                                 message["online_seats"]):
+                        yield event
+        finally:
+            presence.disconnect(connection)
+
+
+async def _presence(follower: MatchFollower, presence: Any, match_id: str, claim_after: float,
+                    online: list[int] | None = None) -> list[dict[str, Any]]:
+    record = follower.latest
+    if online is None:
+        online = (await presence.match_presence_async(match_id))["online_seats"]
+    away = {s.seat: await presence.away_seconds_async(match_id, s.user_id)
+            for s in record.seats if s.user_id is not None}
+    return follower.presence_events(away, claim_after, list(online))
+
+
+@router.get("/matches/{match_id}/stream", response_class=StreamingResponse, responses={200: {
+    "description": "NDJSON: one event per line (see `MatchStreamMessage` in /api/v1/schemas).",
+    "content": {NDJSON: {}}}})
+async def stream_match(match_id: str, request: Request, viewer: Viewer) -> StreamingResponse:
+    """One match as NDJSON, as your seat sees it (spectators: the public view): `gameFull`
+    first (players, options, view, legal moves, clock), then `gameState` after every change,
+    `offer`, `opponentGone` (real-time games: with the seconds until you may claim the win) and
+    `gameFinish`, after which the stream ends. Play with `POST /api/v1/matches/{id}/moves`."""
+    first = await run_in_threadpool(_load_record, request.app, match_id)  # 404 no_match
+    return _stream(lambda: match_events(request.app, match_id, viewer, first), request)

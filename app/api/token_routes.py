@@ -1,0 +1,71 @@
+"""Personal API tokens: create (the token is shown once), list without secrets, revoke."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.api.deps import CurrentUser, SessionDep
+from app.api.schemas import RowId
+from app.db.one_hop import OneHopRoute
+from app.services import api_tokens
+
+router = APIRouter(route_class=OneHopRoute, tags=["tokens"])
+
+Scope = Literal["read", "play", "challenge"]
+
+
+class TokenIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    description: str = Field(min_length=1, max_length=60, examples=["my bot"])
+    scopes: list[Scope] = Field(min_length=1, examples=[["read", "play", "challenge"]], description=(
+        "`read`: everything that reads, the streams; `play`: moves, offers, resign, abort, "
+        "claim, chat; `challenge`: create and join matches, seeks, challenges, quick play."))
+    expires_in: int | None = Field(default=None, ge=60, le=api_tokens.MAX_EXPIRY_SECONDS,
+                                   description="Seconds until it stops working; omitted: never.")
+
+
+class TokenOut(BaseModel):
+    id: int
+    description: str
+    scopes: list[Scope]
+    created_at: str | None
+    expires_at: str | None
+    last_used_at: str | None
+
+
+class TokenCreatedOut(TokenOut):
+    token: str = Field(description="The bearer token. Shown only now: store it.")
+
+
+@router.post("/tokens", response_model=TokenCreatedOut, status_code=201)
+def create_token(body: TokenIn, user: CurrentUser, session: SessionDep) -> dict[str, Any]:
+    """A personal API token for a program (accounts only). It is stored hashed and shown once.
+    A call outside its scopes gets 403 `missing_scope`. Managing tokens needs a full-access
+    token (your session, or the token from `POST /api/v1/login`)."""
+    listing, token = api_tokens.create_personal_token(session, user, body.description,
+                                                      list(body.scopes), body.expires_in)
+    return {**listing, "token": token}
+
+
+@router.get("/tokens", response_model=list[TokenOut])
+def list_tokens(user: CurrentUser, session: SessionDep) -> list[dict[str, Any]]:
+    """Your personal API tokens, without their secrets."""
+    return api_tokens.list_personal_tokens(session, user)
+
+
+@router.delete("/tokens/{token_id}", status_code=204)
+def revoke_token(token_id: RowId, request: Request, user: CurrentUser, session: SessionDep) -> None:
+    """Revoke a token: it stops working at once, on every server instance."""
+    token_hash = api_tokens.revoke_personal_token(session, user, token_id)
+    forget_revoked(request, token_hash)
+
+
+def forget_revoked(request: Request, token_hash: str) -> None:
+    """Drop the token from the identity cache here and, through the bus, on every instance."""
+    identities = getattr(request.app.state, "identities", None)
+    if identities is not None:
+        identities.forget_token(token_hash)

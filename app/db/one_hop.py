@@ -1,0 +1,123 @@
+"""One worker-thread hop per request, holding one session — why the server cannot deadlock.
+
+FastAPI runs a sync endpoint in a worker thread, then validates its response in another hop.
+The first build kept the request's pooled connection across such hops, so with every thread
+waiting for a connection and every connection waiting for a thread, nothing moved. Here:
+- dependencies are async and never query (app/api/deps.py, app/auth.py);
+- ``OneHopRoute`` makes each sync endpoint close its session(s) in its own
+  thread before returning, so the connection is back in the pool before any other hop;
+- worker threads are capped at the pool size (``limit_worker_threads``), so a thread never waits
+  for a connection;
+- ``AdmissionLimit`` answers 503 ``server_busy`` at once when too many requests are queued, and
+  a pool or SQLite lock timeout is also a 503, never a 500.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+from collections.abc import Callable
+from typing import Any
+
+import anyio.to_thread
+from fastapi.routing import APIRoute
+from sqlalchemy import exc as sa_exc
+from sqlalchemy.orm import Session
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from app.services.errors import ServerBusy
+
+
+def _sessions_in(values: dict[str, Any]) -> list[Session]:
+    found: list[Session] = []
+    for value in values.values():
+        candidates = [value, getattr(value, "session", None)]
+        found.extend(c for c in candidates if isinstance(c, Session) and c not in found)
+    return found
+
+
+def is_busy_error(error: BaseException) -> bool:
+    """A pool checkout timeout or a SQLite lock that outlasted its busy timeout."""
+    if isinstance(error, sa_exc.TimeoutError):
+        return True
+    return isinstance(error, sa_exc.OperationalError) and "database is locked" in str(error)
+
+
+def _closing(endpoint: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(endpoint)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return endpoint(*args, **kwargs)
+        except (sa_exc.TimeoutError, sa_exc.OperationalError) as error:
+            if is_busy_error(error):
+                raise ServerBusy("The server is busy: retry in a moment.") from error
+            raise
+        finally:
+            for session in _sessions_in(kwargs):
+                session.close()
+
+    run._closes_sessions = True  # type: ignore[attr-defined]
+    return run
+
+
+class OneHopRoute(APIRoute):
+    """The route class of every router: a sync endpoint closes its sessions in its own thread.
+
+    Routers are made with ``APIRouter(route_class=OneHopRoute)``; tests/live/test_one_hop.py
+    checks that every route of the app is one.
+    """
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
+        if not inspect.iscoroutinefunction(endpoint):
+            endpoint = _closing(endpoint)
+        super().__init__(path, endpoint, **kwargs)
+
+
+def closes_sessions(endpoint: Callable[..., Any]) -> bool:
+    return inspect.iscoroutinefunction(endpoint) or getattr(endpoint, "_closes_sessions", False)
+
+
+def limit_worker_threads(threads: int) -> None:
+    """Cap anyio's worker threads (endpoints, run_in_threadpool) at the connection pool size."""
+    anyio.to_thread.current_default_thread_limiter().total_tokens = threads
+
+
+def is_long_lived_stream(path: str) -> bool:
+    """NDJSON streams stay open for hours while holding no thread or connection: counting them
+    as requests in flight would let a few hundred bots shut everyone else out."""
+    return path.startswith("/api/v1/stream/") or (path.startswith("/api/v1/matches/")
+                                                   and path.endswith("/stream"))
+
+
+class AdmissionLimit:
+    """Pure ASGI middleware: at most ``limit`` HTTP requests in flight; beyond, 503 at once."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+        self.in_flight = 0
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"].startswith("/static/") \
+                or is_long_lived_stream(scope["path"]):
+            await self.app(scope, receive, send)
+            return
+        if self.in_flight >= self.limit:
+            await busy_response(send)
+            return
+        self.in_flight += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.in_flight -= 1
+
+
+async def busy_response(send: Send) -> None:
+    body = json.dumps({"code": ServerBusy.code,
+                       "message": "The server is busy: retry in a moment."}).encode()
+    await send({"type": "http.response.start", "status": 503,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"retry-after", str(ServerBusy.retry_after_seconds).encode()),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,118 @@
+"""Makes the built-in bots move: watches every match change, and when a bot is to move, thinks in
+a worker process (never on the event loop, so other matches' websockets stay instant) and
+submits the move like any player, guarded by the ply.
+
+A bot never moves twice for one ply: the runner runs in one process across all instances (the
+job leader, app/jobs/leadership.py), a (match, ply) is thought about once there, and the database
+refuses a second move for the same ply. After a restart or a failover ``catch_up`` finds every
+match waiting for a bot and thinks again. Every computation is counted (``computations``, and in Redis
+when ``count`` is given) so tests can check "once per ply" across instances.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.match.bots import active_matches_with_bots, bot_levels_by_user, bot_move
+from app.match.records import MatchRecord
+from app.match.service import MatchService, Publish
+from app.realtime.bus import LIVE_CHANNEL, EventBus
+from app.services.errors import ServiceError
+from app.services.identity import Identity
+from games import registry
+
+log = logging.getLogger(__name__)
+
+
+class BotRunner:
+    def __init__(self, session_factory: sessionmaker[Session], publish: Publish,
+                 workers: int = 1, executor: Executor | None = None,
+                 count: Callable[[str, int], Awaitable[None]] | None = None) -> None:
+        self.session_factory = session_factory
+        self.count = count
+        self.computations = 0
+        self.publish = publish
+        self.executor = executor or ProcessPoolExecutor(
+            max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+        self.thinking: set[tuple[str, int]] = set()
+        self.levels: dict[int, str] = {}  # bot user id -> level; bot users never change level
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    def _load_levels(self) -> dict[int, str]:
+        with self.session_factory() as session:
+            return bot_levels_by_user(session)
+
+    async def _level_of(self, user_id: int) -> str | None:
+        """Cached: the database is asked again only for a bot user not seen before."""
+        if user_id not in self.levels:
+            self.levels = await asyncio.to_thread(self._load_levels)
+        return self.levels.get(user_id)
+
+    async def run(self, bus: EventBus) -> None:
+        async with bus.subscribe(LIVE_CHANNEL) as events:
+            await self.catch_up()
+            async for message in events:
+                if message.get("type") == "record":
+                    await self.consider(MatchRecord.from_json(message["record"]))
+
+    async def catch_up(self) -> None:
+        def load() -> list[MatchRecord]:
+            with self.session_factory() as session:
+                service = MatchService(session)
+                return [service.get(match_id) for match_id in active_matches_with_bots(session)]
+
+        for record in await asyncio.to_thread(load):
+            await self.consider(record)
+
+    async def consider(self, record: MatchRecord) -> None:
+        if record.status != "active" or not any(s.kind == "bot" for s in record.seats):
+            return
+        to_move = registry.get(record.game).from_json(record.snapshot).to_move
+        if to_move is None or to_move in record.eliminated:
+            return
+        seat = record.seats[to_move]
+        if seat.kind != "bot" or seat.user_id is None or (record.id, record.ply) in self.thinking:
+            return
+        level = await self._level_of(seat.user_id)
+        if level is None:
+            return
+        self.thinking.add((record.id, record.ply))
+        task = asyncio.create_task(self._think(record, to_move, seat.user_id, level))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _think(self, record: MatchRecord, seat: int, user_id: int, level: str) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            move = await loop.run_in_executor(self.executor, bot_move, record.game,
+                                              record.snapshot, seat, level, record.ply)
+            self.computations += 1
+            if self.count is not None:
+                with contextlib.suppress(Exception):  # a lost count never costs a move
+                    await self.count(record.id, record.ply)
+            await asyncio.to_thread(self._submit, record, seat, user_id, move)
+        except ServiceError as error:
+            log.info("bot move for %s ply %s not played: %s", record.id, record.ply, error.message)
+        except Exception:
+            log.exception("bot failed to move in %s at ply %s", record.id, record.ply)
+        finally:
+            self.thinking.discard((record.id, record.ply))
+
+    def _submit(self, record: MatchRecord, seat: int, user_id: int, move: str) -> None:
+        with self.session_factory() as session:
+            bot = Identity(id=user_id, name=record.seats[seat].name or "bot", kind="bot")
+            MatchService(session, self.publish).play(record.id, bot, move, record.ply, seat=seat)
+
+    def shutdown(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+

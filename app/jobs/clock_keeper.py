@@ -1,0 +1,32 @@
+"""Flag overdue players even when nobody is connected; at start-up (and after a failover) the first
+sweep catches up on every deadline that passed meanwhile. Deadlines live in the database and a
+flag is a guarded commit, so a sweep that races a move or another sweeper changes nothing twice."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from app import timesource
+from app.match.service import Publish
+from app.match.timeouts import flag_overdue, next_deadline
+
+POLL_SECONDS = 1.0
+log = logging.getLogger(__name__)
+
+
+async def keep_clocks(session_factory: sessionmaker[Session], publish: Publish,
+                      poll_seconds: float = POLL_SECONDS) -> None:
+    while True:
+        try:
+            await asyncio.to_thread(flag_overdue, session_factory, publish)
+            upcoming = await asyncio.to_thread(next_deadline, session_factory)
+        except Exception:  # keep watching clocks whatever one sweep hit
+            log.exception("clock sweep failed")
+            upcoming = None
+        delay = poll_seconds
+        if upcoming is not None:
+            delay = min(delay, max(0.02, (upcoming - timesource.now()).total_seconds()))
+        await asyncio.sleep(delay)

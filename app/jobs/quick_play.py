@@ -1,0 +1,33 @@
+"""Quick-play pairing: windows widen with waiting time, so waiting seekers are re-paired often."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.match.service import MatchService, Publish
+from app.services.lobby import LobbyService
+
+INTERVAL_SECONDS = 2.0
+log = logging.getLogger(__name__)
+
+
+def pair_once(session_factory: sessionmaker[Session], publish_record: Publish,
+              publish: Callable[[str, dict[str, Any]], None]) -> int:
+    with session_factory() as session:
+        return LobbyService(session, MatchService(session, publish_record), publish).pair_waiting()
+
+
+async def pair_quick_play(session_factory: sessionmaker[Session], publish_record: Publish,
+                          publish: Callable[[str, dict[str, Any]], None],
+                          interval: float = INTERVAL_SECONDS) -> None:
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            await asyncio.to_thread(pair_once, session_factory, publish_record, publish)
+        except Exception:  # a failed round must not stop pairing; the next round retries
+            log.exception("quick-play pairing failed")

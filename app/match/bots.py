@@ -1,0 +1,78 @@
+"""Built-in bot players: one bot user per level, seating bots in matches, and computing a bot's
+move (a plain function so a worker process can run it off the server's event loop)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.db.models import Match, MatchPlayer, User
+from app.match import store
+from app.match.records import MatchRecord
+from app.match.service import MatchService
+from app.services.errors import Conflict, Invalid
+from app.services.identity import Identity
+from games import registry
+from games.bots import choose_move
+
+BOT_LEVELS = ("easy", "medium", "hard")
+BOT_NAMES = {"easy": "Bot (easy)", "medium": "Bot (medium)", "hard": "Bot (hard)"}
+
+
+def bot_username(level: str) -> str:
+    return f"bot-{level}"
+
+
+def level_of(username: str | None) -> str | None:
+    if username and username.startswith("bot-") and username[4:] in BOT_LEVELS:
+        return username[4:]
+    return None
+
+
+def ensure_bot_user(session: Session, level: str) -> User:
+    if level not in BOT_LEVELS:
+        raise Invalid(f"Bot levels are {', '.join(BOT_LEVELS)}.", code="invalid_bot_level")
+    user = session.scalar(select(User).where(User.username == bot_username(level)))
+    if user is None:
+        user = User(name=BOT_NAMES[level], kind="bot", username=bot_username(level))
+        session.add(user)
+        session.flush()
+    return user
+
+
+def bot_levels_by_user(session: Session) -> dict[int, str]:
+    users = session.scalars(select(User).where(User.kind == "bot"))
+    return {u.id: level for u in users if (level := level_of(u.username)) is not None}
+
+
+def seat_bots(matches: MatchService, match_id: str, user: Identity, level: str) -> MatchRecord:
+    """Fill every empty seat of a waiting match with a bot (the match then starts)."""
+    session = matches.session
+    match = store.load(session, match_id, lock=True)
+    store.seat_of(match, user)
+    if match.status != "waiting":
+        raise Conflict("Only a match that is waiting for players can take bots.", code="match_full")
+    bot = ensure_bot_user(session, level)
+    taken = {p.seat for p in match.players}
+    for seat in range(match.num_seats):
+        if seat not in taken:
+            match.players.append(MatchPlayer(seat=seat, user_id=bot.id))
+    store.start_if_full(match)
+    match.version = match.version + 1
+    session.commit()
+    return matches.announce(match)
+
+
+def bot_move(game_id: str, snapshot: dict[str, Any], seat: int, level: str, seed: int) -> str:
+    """Runs in a worker process: the bot sees only what its seat may know (determinization)."""
+    state = registry.get(game_id).from_json(snapshot)
+    return choose_move(state, seat, level, seed)
+
+
+def active_matches_with_bots(session: Session) -> list[str]:
+    bots = select(User.id).where(User.kind == "bot")
+    return list(session.scalars(
+        select(Match.id).join(MatchPlayer).where(Match.status == "active",
+                                                 MatchPlayer.user_id.in_(bots)).distinct()))

@@ -1,0 +1,126 @@
+"""Time controls and chess-style clocks, as plain data stored on the match.
+
+A time control is real-time (initial minutes + increment seconds per move), correspondence (days
+per move) or none. The server is authoritative: the clock stores each seat's remaining time and
+when the current turn started; ``deadline`` is the instant the player to move runs out, which a
+background task (see app/services/timeouts.py) watches even when nobody is connected.
+
+Clocks start once every seat has moved once; before that a generous first-move deadline applies,
+and missing it aborts the match (no result, no rating) as on Lichess.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from app.services.errors import Invalid
+
+DAY_MS = 24 * 3600 * 1000
+FIRST_MOVE_MS = {"realtime": 60_000, "correspondence": DAY_MS}
+
+
+class TimeControl(BaseModel):
+    """The one time-control shape, and the API's field type: ``{"kind": "realtime", "minutes": 5,
+    "increment": 3}``, ``{"kind": "correspondence", "days": 3}`` or ``{"kind": "none"}``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["realtime", "correspondence", "none"]
+    minutes: float | None = Field(default=None, gt=0, le=180)
+    increment: int = Field(default=0, ge=0, le=180)
+    days: int | None = Field(default=None, ge=1, le=14)
+
+    @model_validator(mode="after")
+    def _complete(self) -> TimeControl:
+        if self.kind == "realtime" and self.minutes is None:
+            raise ValueError("a real-time control needs minutes")
+        if self.kind == "correspondence" and self.days is None:
+            raise ValueError("a correspondence control needs days (1–14)")
+        return self
+
+
+def parse_time_control(data: TimeControl | dict[str, Any] | None) -> dict[str, Any] | None:
+    """The normalised stored form, or None for untimed games; raises Invalid on bad input."""
+    if isinstance(data, TimeControl):
+        data = data.model_dump(exclude_none=True)
+    if not data or data.get("kind") in (None, "none"):
+        return None
+    try:
+        control = TimeControl.model_validate(data)
+    except ValidationError as error:
+        message = "; ".join(e["msg"] for e in error.errors())
+        raise Invalid(f"Invalid time control: {message}", code="invalid_time_control") from None
+    if control.kind == "realtime":
+        assert control.minutes is not None
+        return {"kind": "realtime", "minutes": control.minutes, "increment": control.increment,
+                "initial_ms": int(control.minutes * 60_000), "increment_ms": control.increment * 1000}
+    assert control.days is not None
+    return {"kind": "correspondence", "days": control.days, "per_move_ms": control.days * DAY_MS}
+
+
+def _iso(moment: datetime) -> str:
+    return moment.isoformat()
+
+
+def _parse(moment: str) -> datetime:
+    return datetime.fromisoformat(moment)
+
+
+def new_clock(control: dict[str, Any] | None, num_seats: int, now: datetime) -> dict[str, Any] | None:
+    if control is None:
+        return None
+    budget = control["initial_ms"] if control["kind"] == "realtime" else control["per_move_ms"]
+    return {"remaining_ms": [budget] * num_seats, "turn_started_at": _iso(now),
+            "running": False, "moved": []}
+
+
+def deadline(control: dict[str, Any] | None, clock: dict[str, Any] | None,
+             to_move: int | None) -> datetime | None:
+    """When the seat to move runs out (before clocks run: the first-move deadline)."""
+    if control is None or clock is None or to_move is None:
+        return None
+    started = _parse(clock["turn_started_at"])
+    if not clock["running"]:
+        return started + timedelta(milliseconds=FIRST_MOVE_MS[control["kind"]])
+    return started + timedelta(milliseconds=clock["remaining_ms"][to_move])
+
+
+def after_move(control: dict[str, Any] | None, clock: dict[str, Any] | None, seat: int,
+               next_to_move: int | None, num_seats: int, now: datetime
+               ) -> tuple[dict[str, Any] | None, int]:
+    """(the clock after ``seat`` moved at ``now``, milliseconds the move took)."""
+    if control is None or clock is None:
+        return clock, 0
+    spent = max(0, int((now - _parse(clock["turn_started_at"])).total_seconds() * 1000))
+    remaining = list(clock["remaining_ms"])
+    if clock["running"] and control["kind"] == "realtime":
+        remaining[seat] = max(0, remaining[seat] - spent) + control["increment_ms"]
+    moved = sorted(set(clock["moved"]) | {seat})
+    running = clock["running"] or len(moved) == num_seats
+    if control["kind"] == "correspondence" and next_to_move is not None:
+        remaining[next_to_move] = control["per_move_ms"]
+    return {"remaining_ms": remaining, "turn_started_at": _iso(now), "running": running,
+            "moved": moved}, spent
+
+
+def public_clock(control: dict[str, Any] | None, clock: dict[str, Any] | None,
+                 to_move: int | None, now: datetime) -> dict[str, Any] | None:
+    """What clients see: remaining time per seat as of ``now`` and which clock is ticking."""
+    if control is None or clock is None:
+        return None
+    remaining = list(clock["remaining_ms"])
+    ticking = to_move if clock["running"] else None
+    if ticking is not None:
+        elapsed = int((now - _parse(clock["turn_started_at"])).total_seconds() * 1000)
+        remaining[ticking] = max(0, remaining[ticking] - elapsed)
+    first_move_deadline = None
+    if not clock["running"] and to_move is not None:
+        limit = deadline(control, clock, to_move)
+        assert limit is not None
+        first_move_deadline = max(0, int((limit - now).total_seconds() * 1000))
+    return {"remaining_ms": remaining, "ticking": ticking, "running": clock["running"],
+            "first_move_ms": first_move_deadline, "as_of": now.isoformat() + "Z",
+            "kind": control["kind"]}

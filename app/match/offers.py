@@ -1,0 +1,166 @@
+"""Offers between players: draw (games that can draw), agree to end and score the position
+(games with ``Game.can_score_early``), takeback (casual, perfect-information games) and
+rematch (seats rotated). An offer waits in ``match.offers`` until another player accepts or
+declines it; making an offer the other side already made accepts it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from app.db.models import Match, Move
+from app.match import clocks, results, store
+from app.match.records import MatchRecord
+from app.match.service import MatchService, validate_setup
+from app.services.errors import Conflict, Invalid
+from app.services.identity import Identity
+from app.timesource import now
+from games import Game, Result, State, registry
+
+KINDS = ("draw", "end", "takeback", "rematch")
+
+
+def offer_kinds(game: Game, state: State, rated: bool) -> list[str]:
+    """The offers a game in play allows (rematch is offered after the game)."""
+    kinds = []
+    if game.can_draw:
+        kinds.append("draw")
+    if game.can_score_early:
+        kinds.append("end")
+    if not rated and not game.hidden_information and not game.has_chance:
+        kinds.append("takeback")
+    return kinds
+
+
+class OfferService:
+    """Offers take the match's row lock: two players offering the same at once then meet (the
+    second accepts the first) instead of one offer losing to the version guard."""
+
+    def __init__(self, matches: MatchService) -> None:
+        self.matches = matches
+        self.session = matches.session
+
+    def allowed(self, match: Match, kind: str) -> str | None:
+        """Why ``kind`` cannot be offered now, or None when it can."""
+        game = registry.get(match.game)
+        if kind == "rematch":
+            if (match.offers or {}).get("rematch_match"):
+                return "This game already has a rematch."
+            return None if match.status in ("finished", "aborted") else "Rematches come after the game."
+        if match.status != "active":
+            return "The match is not in play."
+        if kind in offer_kinds(game, store.state_of(match), match.rated):
+            return None
+        return {
+            "draw": f"{game.title} has no draws.",
+            "end": f"{game.title} cannot be scored early.",
+            "takeback": "Takebacks are for casual games."
+            if match.rated else "Takebacks would reveal hidden cards in this game.",
+        }.get(kind, f"Unknown offer {kind!r}.")
+
+    def offer(self, match_id: str, user: Identity, kind: str) -> MatchRecord:
+        match = store.load(self.session, match_id, lock=True)
+        seat = store.seat_of(match, user)
+        if kind not in KINDS:
+            raise Invalid(f"Offers are {', '.join(KINDS)}.", code="invalid_offer")
+        reason = self.allowed(match, kind)
+        if reason:
+            raise Conflict(reason, code="offer_not_allowed")
+        offers = dict(match.offers or {})
+        if kind == "takeback" and kind not in offers and not self._last_move_of(match, seat):
+            raise Conflict("You have no move to take back.", code="offer_not_allowed")
+        agreed = set(offers.get(kind, [])) | {seat}
+        if self._everyone_agrees(match, agreed):
+            return self._carry_out(match, kind, seat)
+        offers[kind] = sorted(agreed)
+        return self.matches._commit(match, {"offers": offers})
+
+    def accept(self, match_id: str, user: Identity, kind: str) -> MatchRecord:
+        match = store.load(self.session, match_id, lock=True)
+        seat = store.seat_of(match, user)
+        pending = (match.offers or {}).get(kind)
+        if not pending or pending == [seat]:
+            raise Conflict(f"There is no {kind} offer to accept.", code="no_offer")
+        return self.offer(match_id, user, kind)
+
+    def decline(self, match_id: str, user: Identity, kind: str) -> MatchRecord:
+        """Decline someone's offer, or withdraw your own."""
+        match = store.load(self.session, match_id, lock=True)
+        store.seat_of(match, user)
+        offers = dict(match.offers or {})
+        if kind not in offers:
+            raise Conflict(f"There is no {kind} offer.", code="no_offer")
+        del offers[kind]
+        return self.matches._commit(match, {"offers": offers})
+
+    def _everyone_agrees(self, match: Match, agreed: set[int]) -> bool:
+        still_in = {s for s in range(match.num_seats) if s not in (match.eliminated or [])}
+        return still_in <= agreed
+
+    def _last_move_of(self, match: Match, seat: int) -> Move | None:
+        return self.session.scalar(select(Move).where(Move.match_id == match.id, Move.seat == seat)
+                                   .order_by(Move.ply.desc()).limit(1))
+
+    def _carry_out(self, match: Match, kind: str, seat: int) -> MatchRecord:
+        moment = now()
+        offers = {k: v for k, v in (match.offers or {}).items() if k != kind}
+        if kind in ("draw", "end"):
+            if kind == "draw":
+                seats = tuple(range(match.num_seats))
+                result = Result((), (seats,), None, results.DRAW_AGREED).to_json()
+            else:
+                result = store.state_of(match).score_now().to_json()  # type: ignore[attr-defined]
+                result["details"] = {**result.get("details", {}), "scored_by": result["reason"]}
+                result["reason"] = results.AGREED_END
+            return self.matches._commit(match, {"status": "finished", "result": result,
+                                                "finished_at": moment, "deadline_at": None,
+                                                "offers": offers})
+        if kind == "takeback":
+            return self._take_back(match, offers)
+        return self._rematch(match, offers)
+
+    def _take_back(self, match: Match, offers: dict[str, Any]) -> MatchRecord:
+        """Undo back to before the requester's last move (their reply too, if any)."""
+        requester = sorted((match.offers or {}).get("takeback", []))
+        requester_seat = requester[0] if requester else None
+        last = self._last_move_of(match, requester_seat) if requester_seat is not None else None
+        if last is None:
+            raise Conflict("There is no move to take back.", code="no_offer")
+        keep = last.ply - 1
+        *_, (_, state) = self.matches.replayed_states(match, upto_ply=keep)
+        clock = dict(match.clock) if match.clock else None
+        if clock:
+            clock["turn_started_at"] = now().isoformat()
+        previous = self.session.scalar(select(Move).where(Move.match_id == match.id,
+                                                          Move.ply == keep)) if keep else None
+        return self.matches._commit(
+            match, {"ply": keep, "snapshot": state.to_json(), "offers": offers, "clock": clock,
+                    "deadline_at": clocks.deadline(match.time_control, clock, state.to_move)},
+            delete_after_ply=keep,
+            last_move_after=previous and {"ply": previous.ply, "seat": previous.seat,
+                                          "move": previous.move})
+
+    def _rematch(self, match: Match, offers: dict[str, Any]) -> MatchRecord:
+        """A new match between the same players with the seats rotated (colours swapped).
+
+        One per game: ``matches.rematch_of`` is unique, so two acceptances racing each other
+        cannot both create one (the loser's whole transaction rolls back)."""
+        users = [p.user_id for p in sorted(match.players, key=lambda p: p.seat)]
+        rotated = users[1:] + users[:1]
+        setup = validate_setup(match.game, match.options, match.num_seats)
+        fresh = self.matches.create_started(setup, rotated, match.rated, match.time_control,
+                                            creator_id=match.created_by)
+        fresh.rematch_of = match.id
+        try:
+            self.session.flush()
+        except IntegrityError:
+            self.session.rollback()
+            raise Conflict("This game already has a rematch.", code="rematch_exists") from None
+        offers["rematch_match"] = fresh.id
+        record = self.matches._commit(match, {"offers": offers})
+        self.matches.announce(fresh)
+        return record
+
+

@@ -1,0 +1,99 @@
+"""What one viewer may see of a match: the single place where a record becomes a client payload.
+
+Players get their seat's view and, when it is their turn, the legal moves; everyone else gets the
+spectator view. The engine snapshot (which may hold secrets) never leaves through here.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+import orjson
+
+from app.match import clocks, store
+from app.match.offers import offer_kinds
+from app.match.records import MatchRecord
+from app.services.option_privacy import public_options
+from app.timesource import now
+from games import registry
+
+
+def match_payload(record: MatchRecord, viewer_id: int | None) -> dict[str, Any]:
+    return seat_payload(record, record.seat_of(viewer_id))
+
+
+def seat_payload(record: MatchRecord, seat: int | None) -> dict[str, Any]:
+    """The match as the holder of ``seat`` sees it (``None``: a spectator)."""
+    state = store.state_of(record)
+    to_move = state.to_move if record.status == "active" else None
+    legal = state.legal_moves() if seat is not None and to_move == seat else []
+    return {
+        "id": record.id,
+        "game": record.game,
+        "options": public_options(record.game, record.options),
+        "status": record.status,
+        "seats": [
+            {
+                "seat": s.seat,
+                "user": None if s.user_id is None
+                else {"id": s.user_id, "name": s.name, "kind": s.kind},
+            }
+            for s in record.seats
+        ],
+        "ply": record.ply,
+        "version": record.version,
+        "to_move": to_move,
+        "your_seat": seat,
+        "view": state.view(seat),
+        "legal_moves": legal,
+        "last_move": record.last_move,
+        "result": record.result,
+        "rated": record.rated,
+        "time_control": record.time_control,
+        "clock": clocks.public_clock(record.time_control, record.clock, to_move, now()),
+        "offers": record.offers or {},
+        "eliminated": record.eliminated,
+        "rematch_of": record.rematch_of,
+        "offer_kinds": offer_kinds(registry.get(record.game), state, record.rated),
+        "created_at": record.created_at,
+        "started_at": record.started_at,
+        "finished_at": record.finished_at,
+    }
+
+
+def live_item(record: MatchRecord, seat_ratings: dict[int, dict[str, Any]],
+              spectators: int) -> dict[str, Any]:
+    """One match of the Watch list — the same item over REST (``GET /api/v1/live``) and over the
+    live socket: the public view, the players' ratings and the spectator count."""
+    item = seat_payload(record, None)
+    for seat, rating in seat_ratings.items():
+        if item["seats"][seat]["user"] is not None:
+            item["seats"][seat]["user"]["rating"] = rating
+    return {**item, "spectators": spectators}
+
+
+class SeatMessages:
+    """Each seat's ``state`` message built and encoded once per match version, whatever the
+    number of sockets showing it (the first socket of a seat pays, the others reuse the text).
+
+    Process-wide, on the event loop; keeps the newest ``KEEP`` (match, version, seat) entries.
+    """
+
+    KEEP = 4096
+
+    def __init__(self) -> None:
+        self._built: OrderedDict[tuple[str, int, int | None], tuple[str, dict[str, Any]]] = \
+            OrderedDict()
+
+    def get(self, record: MatchRecord, seat: int | None) -> tuple[str, dict[str, Any]]:
+        """(encoded ``{"type": "state", ...}`` text, the same message as a dict)."""
+        key = (record.id, record.version, seat)
+        found = self._built.get(key)
+        if found is None:
+            message = {"type": "state", **seat_payload(record, seat)}
+            found = (orjson.dumps(message).decode(), message)
+            self._built[key] = found
+            if len(self._built) > self.KEEP:
+                self._built.popitem(last=False)
+        return found

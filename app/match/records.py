@@ -1,0 +1,100 @@
+"""Plain-data snapshots of a match, safe to pass between threads, processes and the event bus.
+
+A record holds secrets (the engine snapshot); it never leaves the server as is: clients get
+``match_payload(record, viewer)`` from app/services/match_views.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from typing import Any
+
+from app.db.models import Match
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    seat: int
+    user_id: int | None
+    name: str | None
+    kind: str | None
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    id: str
+    game: str
+    options: dict[str, Any]
+    num_seats: int
+    status: str
+    ply: int
+    snapshot: dict[str, Any]
+    result: dict[str, Any] | None
+    seats: list[SeatRecord]
+    created_at: str
+    started_at: str | None = None
+    finished_at: str | None = None
+    last_move: dict[str, Any] | None = field(default=None)
+    rated: bool = False
+    time_control: dict[str, Any] | None = None
+    clock: dict[str, Any] | None = None
+    offers: dict[str, Any] | None = None
+    eliminated: list[int] = field(default_factory=list)
+    rematch_of: str | None = None
+    version: int = 0
+
+    def seat_of(self, user_id: int | None) -> int | None:
+        """The first seat this user holds (a user may hold several only in a self-play test)."""
+        if user_id is None:
+            return None
+        for seat in self.seats:
+            if seat.user_id == user_id:
+                return seat.seat
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> MatchRecord:
+        seats = [SeatRecord(**seat) for seat in data["seats"]]
+        return cls(**{**data, "seats": seats})
+
+
+def iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat() + "Z"
+
+
+def record_of(match: Match, last_move: dict[str, Any] | None = None) -> MatchRecord:
+    taken = {p.seat: p for p in match.players}
+    seats = []
+    for seat in range(match.num_seats):
+        player = taken.get(seat)
+        seats.append(
+            SeatRecord(seat, player.user_id, player.user.name, player.user.kind)
+            if player
+            else SeatRecord(seat, None, None, None)
+        )
+    return MatchRecord(
+        id=match.id,
+        game=match.game,
+        options=dict(match.options),
+        num_seats=match.num_seats,
+        status=match.status,
+        ply=match.ply,
+        snapshot=match.snapshot,
+        result=match.result,
+        seats=seats,
+        created_at=iso(match.created_at) or "",
+        started_at=iso(match.started_at),
+        finished_at=iso(match.finished_at),
+        last_move=last_move,
+        rated=bool(match.rated),
+        time_control=match.time_control,
+        clock=match.clock,
+        offers=match.offers,
+        eliminated=list(match.eliminated or []),
+        rematch_of=match.rematch_of,
+        version=match.version or 0,
+    )

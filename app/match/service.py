@@ -1,0 +1,398 @@
+"""Match use cases: create, join, play a move, resign, read the record and the move log.
+
+Each call is one transaction. A move is appended together with the new snapshot, guarded by the
+expected ply (optimistic concurrency), so a stale or duplicate submission changes nothing.
+After a commit the change is published on the event bus for websocket subscribers.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import string
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from pydantic import ValidationError
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from app.db.models import Match, MatchPlayer, Move
+from app.match import clocks, results, store
+from app.match.records import MatchRecord, record_of
+from app.match.store import Publish
+from app.services.errors import Conflict, Forbidden, Invalid, NotFound
+from app.services.identity import Identity
+from app.timesource import now
+from games import Game, IllegalMove, Result, State, registry
+
+MATCH_ID_ALPHABET = string.ascii_letters + string.digits
+MATCH_ID_LENGTH = 8
+
+def _new_match_id() -> str:
+    return "".join(secrets.choice(MATCH_ID_ALPHABET) for _ in range(MATCH_ID_LENGTH))
+
+
+def _validation_message(error: ValidationError) -> str:
+    parts = []
+    for item in error.errors():
+        where = ".".join(str(p) for p in item["loc"]) or "options"
+        parts.append(f"{where}: {item['msg']}")
+    return "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class MatchSetup:
+    """A game with validated options and a seat count: everything a new match needs."""
+
+    game: Game
+    options: dict[str, Any]
+    num_seats: int
+
+
+def validate_setup(game_id: str, options: dict[str, Any] | None,
+                   players: int | None = None) -> MatchSetup:
+    try:
+        game = registry.get(game_id)
+    except registry.UnknownGame:
+        raise NotFound(f"There is no game {game_id!r}.", code="no_game") from None
+    num_seats = players or game.min_players
+    try:
+        game.check_players(num_seats)
+        parsed = game.parse_options(options)
+    except ValidationError as error:
+        raise Invalid(_validation_message(error), code="invalid_options") from None
+    except ValueError as error:
+        raise Invalid(str(error), code="invalid_options") from None
+    return MatchSetup(game, parsed.model_dump(mode="json"), num_seats)
+
+
+class MatchService:
+    """The match use cases over one database session; ``publish`` announces committed changes."""
+
+    def __init__(self, session: Session, publish: Publish | None = None) -> None:
+        self.session = session
+        self.publish = publish or (lambda record: None)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def get(self, match_id: str) -> MatchRecord:
+        return store.record(self.session, store.load(self.session, match_id))
+
+    def moves(self, match_id: str) -> list[dict[str, Any]]:
+        store.load(self.session, match_id)
+        rows = self.session.scalars(
+            select(Move).where(Move.match_id == match_id).order_by(Move.ply)
+        )
+        return [
+            {
+                "ply": row.ply,
+                "seat": row.seat,
+                "move": row.move,
+                "time_spent_ms": row.time_spent_ms,
+                "at": row.created_at.isoformat() + "Z",
+            }
+            for row in rows
+        ]
+
+    def live(self, limit: int = 60) -> list[MatchRecord]:
+        """Matches in play, most recently active first (for the Watch page)."""
+        matches = list(self.session.scalars(
+            select(Match).where(Match.status == "active").order_by(Match.updated_at.desc())
+            .limit(limit)))
+        started = [m for m in matches if m.ply > 0]
+        last_moves: dict[str, dict[str, Any]] = {}
+        if started:  # one query whatever the number of matches
+            rows = self.session.scalars(select(Move).join(
+                Match, (Match.id == Move.match_id) & (Match.ply == Move.ply))
+                .where(Move.match_id.in_([m.id for m in started])))
+            last_moves = {row.match_id: {"ply": row.ply, "seat": row.seat, "move": row.move}
+                          for row in rows}
+        return [record_of(match, last_moves.get(match.id)) for match in matches]
+
+    def replayed_states(self, match: Match, upto_ply: int | None = None
+                        ) -> Iterator[tuple[dict[str, Any] | None, State]]:
+        """(move record, state after it) from the seed through the move log; first (None, start)."""
+        game = registry.get(match.game)
+        state = game.replay_start(match.rules_version or 1, players=match.num_seats,
+                                  options=match.options, seed=match.seed)
+        yield None, state
+        for entry in self.moves(match.id):
+            if upto_ply is not None and entry["ply"] > upto_ply:
+                return
+            state = state.play(entry["move"])
+            yield entry, state
+
+    def replay(self, match_id: str) -> list[dict[str, Any]]:
+        """The public (spectator) view after every ply, from the seed and the move log."""
+        return [{"ply": entry["ply"] if entry else 0, "move": entry and entry["move"],
+                 "seat": entry and entry["seat"], "view": state.view(None)}
+                for entry, state in self.replayed_states(store.load(self.session, match_id))]
+
+    # -- creating and joining ----------------------------------------------------------------
+
+    def _new_match(self, setup: MatchSetup, creator_id: int | None, rated: bool = False,
+                   time_control: dict[str, Any] | None = None) -> Match:
+        seed = secrets.randbelow(2**31)
+        try:
+            state = setup.game.new_state(players=setup.num_seats, options=setup.options, seed=seed)
+        except (ValueError, IllegalMove) as error:
+            raise Invalid(str(error), code="invalid_options") from None
+        match = Match(id=_new_match_id(), game=setup.game.id, options=setup.options, seed=seed,
+                      num_seats=setup.num_seats, status="waiting", ply=0,
+                      snapshot=state.to_json(), created_by=creator_id, rated=rated,
+                      time_control=time_control, version=0, eliminated=[])
+        self.session.add(match)
+        return match
+
+    def create(
+        self,
+        creator: Identity,
+        game_id: str,
+        options: dict[str, Any] | None = None,
+        seat: int | str | None = None,
+        players: int | None = None,
+        time_control: dict[str, Any] | None = None,
+    ) -> MatchRecord:
+        """A new private match with the creator seated; it starts once every seat is taken."""
+        setup = validate_setup(game_id, options, players)
+        match = self._new_match(setup, creator.id, False, clocks.parse_time_control(time_control))
+        chosen_seat = self._choose_seat(seat, set(), setup.num_seats)
+        match.players.append(MatchPlayer(seat=chosen_seat, user_id=creator.id))
+        store.start_if_full(match)
+        self.session.commit()
+        return self.announce(match)
+
+    def create_started(self, setup: MatchSetup, seated: list[int], rated: bool = False,
+                       time_control: dict[str, Any] | None = None,
+                       creator_id: int | None = None) -> Match:
+        """A match with every seat already taken (``seated[seat]`` = user id), not committed:
+        the lobby commits it together with the seek it fulfils."""
+        match = self._new_match(setup, creator_id, rated, time_control)
+        for seat, user_id in enumerate(seated):
+            match.players.append(MatchPlayer(seat=seat, user_id=user_id))
+        store.start_if_full(match)
+        return match
+
+    def announce(self, match: Match) -> MatchRecord:
+        """Publish a match committed outside ``store.commit`` (created, joined, rematched)."""
+        record = store.record(self.session, match)
+        self.publish(record)
+        return record
+
+    def _commit(self, match: Match, values: dict[str, Any],
+                moves: list[dict[str, Any]] | None = None, **options: Any) -> MatchRecord:
+        record = store.commit(self.session, match, values, moves, **options)
+        self.publish(record)
+        return record
+
+    @staticmethod
+    def _choose_seat(seat: int | str | None, taken: set[int], num_seats: int) -> int:
+        free = [s for s in range(num_seats) if s not in taken]
+        if not free:
+            raise Conflict("Every seat of this match is taken.", code="match_full")
+        if seat is None:
+            return free[0]
+        if seat == "random":
+            return random.choice(free)
+        if not isinstance(seat, int) or not 0 <= seat < num_seats:
+            raise Invalid(f"Seat must be 0–{num_seats - 1} or 'random'.", code="invalid_seat")
+        if seat in taken:
+            raise Conflict(f"Seat {seat} is taken.", code="seat_taken")
+        return seat
+
+    def join(self, match_id: str, user: Identity, seat: int | str | None = None) -> MatchRecord:
+        """Take a seat. The row lock (PostgreSQL) or the immediate transaction (SQLite) makes the
+        check and the claim one step, so a full match always starts and nobody sits twice."""
+        match = store.load(self.session, match_id, lock=True)
+        if any(p.user_id == user.id for p in match.players):
+            raise Conflict("You already play in this match.", code="already_joined")
+        if match.status != "waiting":
+            raise Conflict("This match has already started.", code="match_full")
+        chosen = self._choose_seat(seat, {p.seat for p in match.players}, match.num_seats)
+        match.players.append(MatchPlayer(seat=chosen, user_id=user.id))
+        store.start_if_full(match)
+        match.version = match.version + 1
+        try:
+            self.session.commit()
+        except IntegrityError:
+            self.session.rollback()
+            raise Conflict("Someone took that seat first.", code="seat_taken") from None
+        return self.announce(match)
+
+    # -- playing ------------------------------------------------------------------------------
+
+    def _progress(self, match: Match, state: State, played: list[tuple[int, str]],
+                  moment: datetime, eliminated: list[int]
+                  ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """Values and move rows after ``played`` moves: automatic moves (forced, or for seats
+        that left), clocks, the next deadline, and the result when the game (or the field) ends."""
+        clock, rows = match.clock, []
+        ply = match.ply
+        rng = random.Random(match.seed + ply)
+        active = [s for s in range(match.num_seats) if s not in eliminated]
+        queue = list(played)
+        while queue or (automatic := _automatic_move(state, eliminated, len(active), rng)):
+            if queue:
+                seat, move = queue.pop(0)
+            else:  # a forced move, or a seat that left: the server moves for it
+                seat, move = automatic
+                state = state.play(move)
+            clock, spent = clocks.after_move(match.time_control, clock, seat, state.to_move,
+                                             match.num_seats, moment)
+            ply += 1
+            rows.append(store.move_row(match, ply, seat, move, spent, moment))
+        values: dict[str, Any] = {"ply": ply, "snapshot": state.to_json(), "clock": clock,
+                                  "eliminated": eliminated, "updated_at": moment,
+                                  "offers": _without(match.offers, "draw", "end", "takeback")}
+        result = None
+        if len(active) <= 1:
+            result = _standings_result(active, eliminated, state.result, results.LAST_STANDING)
+        elif state.is_over:
+            assert state.result is not None
+            result = _standings_result(active, eliminated, state.result, state.result.reason)
+        if result is not None:
+            values |= {"status": "finished", "finished_at": moment, "result": result,
+                       "deadline_at": None}
+        else:
+            values["deadline_at"] = clocks.deadline(match.time_control, clock, state.to_move)
+        return values, rows
+
+    def play(self, match_id: str, user: Identity, move: str, expected_ply: int,
+             seat: int | None = None) -> MatchRecord:
+        """Validate and append one move, or change nothing and raise. ``seat`` picks one of
+        several seats the same user holds (a bot filling several seats of one match)."""
+        match = store.load(self.session, match_id)
+        seat = store.seat_of(match, user) if seat is None else store.check_seat(match, user, seat)
+        store.require_active(match)
+        if expected_ply != match.ply:
+            raise Conflict(
+                f"The match is at ply {match.ply}, not {expected_ply}: refresh and try again.",
+                code="stale_ply")
+        moment = now()
+        if match.deadline_at is not None and moment >= match.deadline_at:
+            self.flag(match.id)
+            raise Conflict("Your time ran out before this move arrived.", code="time_out")
+        state = store.state_of(match)
+        if state.to_move != seat:
+            raise Forbidden("It is not your turn.", code="not_your_turn")
+        try:
+            canonical = state.parse_move(move)
+            following = state.play(canonical)
+        except IllegalMove as error:
+            raise Invalid(error.reason, code="illegal_move") from None
+        values, rows = self._progress(match, following, [(seat, canonical)],
+                                      moment, list(match.eliminated or []))
+        return self._commit(match, values, rows)
+
+    def resign(self, match_id: str, user: Identity) -> MatchRecord:
+        """Two players: the other wins. More: the resigning seat is ranked last and its remaining
+        choices are made automatically so the others can finish."""
+        match = store.load(self.session, match_id)
+        seat = store.seat_of(match, user)
+        store.require_active(match)
+        if seat in (match.eliminated or []):
+            raise Conflict("You have already left this match.", code="already_out")
+        return self._eliminate(match, seat, results.RESIGNED, now())
+
+    def _eliminate(self, match: Match, seat: int, reason: str, moment: datetime,
+                   clock: dict[str, Any] | None = None) -> MatchRecord:
+        eliminated = [*(match.eliminated or []), seat]
+        if clock is not None:
+            match.clock = clock  # the flagged clock, written with the other values below
+        values, rows = self._progress(match, store.state_of(match), [], moment, eliminated)
+        if values.get("status") == "finished":
+            values["result"]["reason"] = reason
+            values["result"]["details"] = {**values["result"].get("details", {}),
+                                           "out": eliminated}
+        return self._commit(match, values, rows)
+
+    def flag(self, match_id: str) -> MatchRecord | None:
+        """The player to move has run out of time (at the stored deadline, even if found late).
+        Before clocks start, a missed first move aborts the match instead."""
+        match = store.load(self.session, match_id)
+        if match.status != "active" or match.deadline_at is None or now() < match.deadline_at:
+            return None
+        state = store.state_of(match)
+        moment = match.deadline_at
+        if not (match.clock or {}).get("running", False):
+            return self._commit(match, {"status": "aborted", "deadline_at": None,
+                                        "finished_at": moment, "updated_at": moment})
+        assert state.to_move is not None
+        clock = dict(match.clock or {})
+        clock["remaining_ms"] = [0 if s == state.to_move else ms
+                                 for s, ms in enumerate(clock["remaining_ms"])]
+        return self._eliminate(match, state.to_move, results.TIME_OUT, moment, clock)
+
+    def claim_victory(self, match_id: str, user: Identity, away_seconds: dict[int, float],
+                      threshold_seconds: float) -> MatchRecord:
+        """In a real-time game, win when every other player still in has been gone too long."""
+        match = store.load(self.session, match_id)
+        seat = store.seat_of(match, user)
+        store.require_active(match)
+        if (match.time_control or {}).get("kind") != "realtime":
+            raise Conflict("Only real-time games can be claimed.", code="cannot_claim")
+        others = [s for s in range(match.num_seats) if s != seat and s not in (match.eliminated or [])]
+        waiting = [s for s in others if away_seconds.get(s, 0.0) < threshold_seconds]
+        if waiting:
+            left = min(threshold_seconds - away_seconds.get(s, 0.0) for s in waiting)
+            raise Conflict(f"Your opponent may still come back: try again in {left:.0f} s.",
+                           code="cannot_claim")
+        eliminated = [*(match.eliminated or []), *others]
+        values, rows = self._progress(match, store.state_of(match), [], now(), eliminated)
+        values["result"]["reason"] = results.OPPONENT_LEFT
+        return self._commit(match, values, rows)
+
+    def abort(self, match_id: str, user: Identity) -> MatchRecord:
+        """Call a match off before every seat has moved: no result, no rating."""
+        match = store.load(self.session, match_id)
+        store.seat_of(match, user)
+        if match.status not in ("waiting", "active"):
+            raise Conflict(f"The match is {match.status}.", code="match_not_active")
+        movers = set(self.session.scalars(select(Move.seat).where(Move.match_id == match.id)))
+        if match.status == "active" and len(movers) >= match.num_seats:
+            raise Conflict("Everyone has moved: resign instead of aborting.", code="cannot_abort")
+        moment = now()
+        return self._commit(match, {"status": "aborted", "deadline_at": None,
+                                    "finished_at": moment, "updated_at": moment})
+
+
+def _automatic_move(state: State, eliminated: list[int], active_count: int,
+                    rng: random.Random) -> tuple[int, str] | None:
+    """The move the server makes itself: a forced move (the game declares it, e.g. a pass that
+    is the only legal move), or any choice of a seat that resigned or timed out while others
+    play on."""
+    if state.is_over or state.to_move is None:
+        return None
+    forced = state.forced_move()
+    if forced is not None:
+        return state.to_move, forced
+    if state.to_move in eliminated and active_count > 1:
+        return state.to_move, rng.choice(state.legal_moves())
+    return None
+
+
+def _without(offers: dict[str, Any] | None, *kinds: str) -> dict[str, Any]:
+    return {k: v for k, v in (offers or {}).items() if k not in kinds}
+
+
+def _standings_result(active: list[int], eliminated: list[int], engine_result: Result | None,
+                      reason: str) -> dict[str, Any]:
+    """The engine's ranking among the seats still in, then the eliminated seats, the first to
+    leave ranked last. Without eliminations this is exactly the engine's result."""
+    if engine_result is not None and len(active) > 1:
+        groups = [[s for s in group if s in active] for group in engine_result.ranking]
+        groups = [group for group in groups if group]
+        winners = [s for s in engine_result.winners if s in active]
+        scores, details = engine_result.scores, engine_result.details
+    else:
+        groups = [active] if active else []
+        winners = list(active)
+        scores = engine_result.scores if engine_result else None
+        details = {}
+    return {"winners": winners, "ranking": groups + [[seat] for seat in reversed(eliminated)],
+            "scores": None if scores is None else list(scores), "reason": reason,
+            "details": details}

@@ -1,0 +1,242 @@
+"""Rate limits: how often one address, account, user or token may do each costly or guessable thing.
+
+Every limit is a setting (``rate_<name>`` in app/settings.py, in the ``limits`` notation, e.g.
+``"10/second;600/minute"``) counted in a moving window by the ``limits`` library: in Redis when
+``REDIS_URL`` is set (so several instances share the counts), in this process's memory otherwise.
+Failed logins also lock the account for a time that doubles with each failure past a threshold,
+so guessing a password stays slow even from many addresses.
+
+Routes use ``Depends(rate_limit(name))``; websockets call ``limiter_for(app).check(name, key)``.
+Over a limit the caller gets 429 ``rate_limited`` with ``Retry-After`` (app/api/errors.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import math
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, Literal
+
+from fastapi import Depends, Request
+from limits import RateLimitItem, parse_many
+from limits.storage import Storage, storage_from_string
+from limits.strategies import MovingWindowRateLimiter
+from starlette.requests import HTTPConnection
+
+from app.api.deps import current_user
+from app.auth import bearer_token
+from app.services.errors import ServiceError, Unauthenticated
+from app.services.identity import Identity
+from app.settings import Settings
+
+log = logging.getLogger(__name__)
+
+KeyKind = Literal["address", "account", "user", "token"]
+
+# name -> what a caller is counted by. The counts themselves are settings (``rate_<name>``).
+LIMITS: dict[str, KeyKind] = {
+    "guests": "address",
+    "accounts": "address",
+    "login_address": "address",
+    "login_account": "account",  # counted by login_guard, keyed by the lower-cased name
+    "matches": "user",
+    "seeks": "user",
+    "challenges": "user",
+    "moves": "token",
+    "chat": "token",
+}
+FAILURES_REMEMBERED_SECONDS = 24 * 3600
+STORAGE_TIMEOUT_SECONDS = 0.25
+"""Limits are counted on the event loop (a Redis call takes well under a millisecond), so a dead
+Redis must fail fast; after a failure the limits are skipped for ``STORAGE_RETRY_SECONDS``."""
+STORAGE_RETRY_SECONDS = 5.0
+
+
+class RateLimited(ServiceError):
+    """Too many requests; ``retry_after_seconds``: when one more will be allowed."""
+
+    code = "rate_limited"
+
+    def __init__(self, retry_after: float, message: str | None = None) -> None:
+        self.retry_after_seconds = max(1, math.ceil(retry_after))
+        super().__init__(message or f"Too many requests: try again in {self.retry_after_seconds} s.")
+
+
+def _scaled(item: RateLimitItem, scale: float) -> RateLimitItem:
+    amount = max(1, math.ceil(item.amount * scale))
+    return type(item)(amount, item.multiples, item.namespace)
+
+
+class RateLimiter:
+    """The limits of one app, over one storage."""
+
+    def __init__(self, settings: Settings, storage: Storage | None = None) -> None:
+        self.enabled = settings.rate_limit_scale > 0
+        scale = settings.rate_limit_scale or 1.0
+        if storage is None:
+            if settings.redis_url:
+                storage = storage_from_string(settings.redis_url,
+                                              key_prefix=settings.rate_limit_prefix,
+                                              socket_timeout=STORAGE_TIMEOUT_SECONDS,
+                                              socket_connect_timeout=STORAGE_TIMEOUT_SECONDS)
+            else:
+                storage = storage_from_string("memory://")
+        self.storage = storage
+        self.window = MovingWindowRateLimiter(storage)
+        self.items = {name: [_scaled(item, scale) for item in parse_many(getattr(settings,
+                                                                                  f"rate_{name}"))]
+                      for name in LIMITS}
+        self.lockout_after = max(1, math.ceil(settings.login_lockout_after * scale))
+        self.lockout_seconds = settings.login_lockout_seconds
+        self.lockout_max_seconds = settings.login_lockout_max_seconds
+        self._storage_down_until = 0.0
+
+    def _usable(self) -> bool:
+        return self.enabled and time.monotonic() >= self._storage_down_until
+
+    def _storage_failed(self, what: str) -> None:
+        log.exception("rate limit storage failed (%s); limits skipped for %s s", what,
+                      STORAGE_RETRY_SECONDS)
+        self._storage_down_until = time.monotonic() + STORAGE_RETRY_SECONDS
+
+    # -- moving windows -------------------------------------------------------------------------
+
+    def check(self, name: str, key: str) -> float | None:
+        """Count one request of ``name`` by ``key``: None if allowed, else seconds to wait.
+
+        A storage failure (Redis down) lets the request through: limits protect the service, they
+        must not take it down."""
+        if not self._usable():
+            return None
+        try:
+            for item in self.items[name]:
+                if not self.window.hit(item, name, key):
+                    reset_time, _ = self.window.get_window_stats(item, name, key)
+                    return max(1.0, reset_time - time.time())
+        except Exception:  # any storage error: fail open, loudly
+            self._storage_failed(name)
+        return None
+
+    def enforce(self, name: str, key: str) -> None:
+        retry_after = self.check(name, key)
+        if retry_after is not None:
+            raise RateLimited(retry_after)
+
+    # -- login lock-out --------------------------------------------------------------------------
+
+    def _lock_remaining(self, account: str) -> float | None:
+        if not self._usable():
+            return None
+        try:
+            if self.storage.get(f"login_lock/{account}") <= 0:
+                return None
+            return max(1.0, self.storage.get_expiry(f"login_lock/{account}") - time.time())
+        except Exception:
+            self._storage_failed("login lock")
+            return None
+
+    def login_failed(self, account: str) -> None:
+        """One more consecutive failure; from ``lockout_after`` on, each locks the account for
+        twice as long as the one before (capped)."""
+        if not self._usable():
+            return
+        try:
+            failures = self.storage.incr(f"login_failures/{account}", FAILURES_REMEMBERED_SECONDS)
+            beyond = failures - self.lockout_after
+            if beyond >= 0:
+                seconds = min(self.lockout_max_seconds, self.lockout_seconds * 2 ** min(beyond, 30))
+                self.storage.clear(f"login_lock/{account}")
+                self.storage.incr(f"login_lock/{account}", max(1, math.ceil(seconds)))
+        except Exception:
+            self._storage_failed("login failure")
+
+    def login_succeeded(self, account: str) -> None:
+        if not self._usable():
+            return
+        try:
+            self.storage.clear(f"login_failures/{account}")
+        except Exception:
+            self._storage_failed("login success")
+
+    @contextmanager
+    def login_guard(self, address: str, username: str) -> Iterator[None]:
+        """Around one password check: refuse when the address or the account is over its limit
+        or locked; count a failure (``Unauthenticated``) or clear the count on success."""
+        account = username.strip().lower()[:64]
+        self.enforce("login_address", address)
+        self.enforce("login_account", account)
+        locked = self._lock_remaining(account)
+        if locked is not None:
+            raise RateLimited(locked, f"Too many failed logins for this account: try again in "
+                                      f"{math.ceil(locked)} s.")
+        try:
+            yield
+        except Unauthenticated:
+            self.login_failed(account)
+            raise
+        self.login_succeeded(account)
+
+
+_create_lock = threading.Lock()
+
+
+def limiter_for(app: Any) -> RateLimiter:
+    """The app's limiter, made on first use from ``app.state.settings``."""
+    limiter = getattr(app.state, "rate_limiter", None)
+    if limiter is None:
+        with _create_lock:
+            limiter = getattr(app.state, "rate_limiter", None)
+            if limiter is None:
+                limiter = RateLimiter(app.state.settings)
+                app.state.rate_limiter = limiter
+    return limiter
+
+
+def client_address(connection: HTTPConnection) -> str:
+    return connection.client.host if connection.client else "unknown"
+
+
+def token_key(connection: HTTPConnection) -> str:
+    """Who sends this request, without a database lookup: the bearer token (hashed), else the
+    session's user, else the address."""
+    token = bearer_token(connection)
+    if token is not None:
+        return "t:" + hashlib.sha256(token.encode()).hexdigest()[:32]
+    uid = connection.session.get("uid") if "session" in connection.scope else None
+    if isinstance(uid, int):
+        return f"u:{uid}"
+    return "a:" + client_address(connection)
+
+
+def check(connection: HTTPConnection, name: str, key: str | None = None) -> float | None:
+    """For websockets: count one ``name`` event (keyed by the connection's token unless ``key``
+    is given); None if allowed, else the seconds to wait."""
+    return limiter_for(connection.app).check(name, key or token_key(connection))
+
+
+def rate_limit(name: str) -> Callable[..., Any]:
+    """A dependency counting one ``name`` request; put it in the route's ``dependencies``."""
+    kind = LIMITS[name]
+    if kind == "account":
+        raise ValueError(f"{name} is counted by login_guard, not by a dependency")
+    if kind == "user":
+        async def by_user(request: Request, user: Identity = Depends(current_user)) -> None:  # noqa: B008
+            limiter_for(request.app).enforce(name, f"u:{user.id}")
+        return by_user
+    if kind == "token":
+        async def by_token(request: Request) -> None:
+            limiter_for(request.app).enforce(name, token_key(request))
+        return by_token
+
+    async def by_address(request: Request) -> None:
+        limiter_for(request.app).enforce(name, client_address(request))
+    return by_address
+
+
+def login_guard(request: Request, username: str) -> Any:
+    """``with login_guard(request, username): accounts.authenticate(...)``"""
+    return limiter_for(request.app).login_guard(client_address(request), username)

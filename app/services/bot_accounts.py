@@ -1,0 +1,78 @@
+"""Bot accounts: an account that has never played may become a bot, for good.
+
+A bot is a user of kind ``bot``: every payload that names a user carries its kind, so clients can
+mark it BOT. The built-in bots (app/services/bots.py) are bots too, told apart by their reserved
+``bot-<level>`` usernames. Bots play rated games like accounts, accept challenges, and stay out of
+quick play with people.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from app.db.models import Match, MatchPlayer, Rating, User
+from app.match.bots import BOT_LEVELS, BOT_NAMES, bot_username, level_of
+from app.services.errors import Conflict, Forbidden, NotFound
+from app.services.identity import Identity, identity_of
+from app.services.ratings import rating_json
+
+BOT_KIND = "bot"
+RATED_KINDS = ("account", BOT_KIND)
+"""Kinds of user that play rated games and have ratings."""
+
+
+def is_bot(kind: str | None) -> bool:
+    return kind == BOT_KIND
+
+
+def can_play_rated(kind: str | None) -> bool:
+    return kind in RATED_KINDS
+
+
+def upgrade_to_bot(session: Session, caller: Identity) -> Identity:
+    """Turn the caller's account into a bot account. Final; only for an account with no games."""
+    user = session.get(User, caller.id)
+    if user is None:
+        raise NotFound("There is no such user.", code="no_user")
+    if user.kind == BOT_KIND:
+        raise Conflict("This account is already a bot.", code="already_bot")
+    if user.kind != "account" or not user.username:
+        raise Forbidden("Only an account can become a bot: sign up first.",
+                        code="bot_needs_account")
+    if level_of(user.username) is not None:
+        raise Forbidden("That username is reserved for the built-in bots.", code="reserved_name")
+    played = session.scalar(select(func.count()).select_from(MatchPlayer)
+                            .where(MatchPlayer.user_id == user.id)) or 0
+    if played:
+        raise Conflict("Only an account that has never played may become a bot.",
+                       code="account_has_games")
+    user.kind = BOT_KIND
+    session.commit()
+    return identity_of(user)
+
+
+def list_bots(session: Session) -> list[dict[str, Any]]:
+    """Every bot, built-in ones first: name, ratings per game and games played."""
+    bots = list(session.scalars(select(User).where(User.kind == BOT_KIND).order_by(User.id)))
+    ids = [bot.id for bot in bots]
+    ratings: dict[int, dict[str, Any]] = {bot_id: {} for bot_id in ids}
+    for rating in session.scalars(select(Rating).where(Rating.user_id.in_(ids))):
+        ratings[rating.user_id][rating.game] = rating_json(rating)
+    played = dict(session.execute(
+        select(MatchPlayer.user_id, func.count(func.distinct(MatchPlayer.match_id)))
+        .join(Match).where(MatchPlayer.user_id.in_(ids), Match.status == "finished")
+        .group_by(MatchPlayer.user_id)).all())
+    rows = [{"id": bot.id, "name": bot.name, "username": bot.username, "kind": bot.kind,
+             "builtin_level": level_of(bot.username), "ratings": ratings[bot.id],
+             "games_played": int(played.get(bot.id, 0))} for bot in bots]
+    present = {row["builtin_level"] for row in rows}
+    rows += [{"id": None, "name": BOT_NAMES[level], "username": bot_username(level),
+              "kind": BOT_KIND, "builtin_level": level, "ratings": {}, "games_played": 0}
+             for level in BOT_LEVELS if level not in present]  # created on their first game
+    order = {level: index for index, level in enumerate(BOT_LEVELS)}
+    rows.sort(key=lambda row: (row["builtin_level"] is None,
+                               order.get(row["builtin_level"], 0), row["id"] or 0))
+    return rows

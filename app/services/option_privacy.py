@@ -1,0 +1,71 @@
+"""Options that fix hidden information (a deal, a deck order, a seed) stay on the server.
+
+A game declares such an option secret in its options model:
+``Field(default=None, json_schema_extra={"secret": True})``. The site then
+- leaves secret options out of every payload (match, seek, live list, records): ``public_options``;
+- refuses them in rated games, where a fixed deal would let its author know the others' cards:
+  ``refuse_secret_options_in_rated``.
+A game with hidden information that declares nothing keeps only options left at their default in
+public, since any other value there might fix a deal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.services.errors import Invalid
+from games import Game, registry
+
+
+def secret_option_names(game: Game) -> frozenset[str]:
+    """The options the game marks ``secret`` (or lists in a ``secret_options`` attribute)."""
+    names = set(getattr(game, "secret_options", None) or ())
+    for name, field in game.options.model_fields.items():
+        extra = field.json_schema_extra
+        if isinstance(extra, dict) and extra.get("secret"):
+            names.add(name)
+    return frozenset(names)
+
+
+def _game(game: Game | str) -> Game | None:
+    if not isinstance(game, str):
+        return game
+    try:
+        return registry.get(game)
+    except registry.UnknownGame:
+        return None
+
+
+def public_options(game: Game | str, options: dict[str, Any] | None) -> dict[str, Any]:
+    """The options anyone may see: secret ones left out (whether set or not, so their absence
+    tells nothing)."""
+    options = dict(options or {})
+    found = _game(game)
+    if found is None:
+        return {}
+    secret = secret_option_names(found)
+    if secret or not found.hidden_information:
+        return {k: v for k, v in options.items() if k not in secret}
+    defaults = found.options().model_dump(mode="json")
+    return {k: v for k, v in options.items() if k in defaults and v == defaults[k]}
+
+
+def secret_options_set(game: Game | str, options: dict[str, Any] | None) -> list[str]:
+    """The secret options given a value other than their default (e.g. a fixed deal)."""
+    found = _game(game)
+    if found is None or not options:
+        return []
+    defaults = found.options().model_dump(mode="json")
+    return sorted(name for name in secret_option_names(found)
+                  if name in options and options[name] != defaults.get(name))
+
+
+def refuse_secret_options_in_rated(game: Game | str, options: dict[str, Any] | None,
+                                   rated: bool) -> None:
+    """422 ``secret_options_in_rated`` for a rated game whose options fix hidden information."""
+    if not rated:
+        return
+    names = secret_options_set(game, options)
+    if names:
+        raise Invalid(f"Rated games are dealt by the server: leave out {', '.join(names)}.",
+                      code="secret_options_in_rated")

@@ -1,0 +1,138 @@
+"""What the account event stream and the match stream say, from what the event bus carries.
+
+Pure translation, no I/O: the transports (app/api/stream_routes.py) feed bus messages in and
+write the returned events out. Match payloads come from ``match_payload`` — the one place where
+a record becomes what a viewer may see — so a stream never shows more than the socket.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.match.payloads import match_payload
+from app.match.records import MatchRecord
+from app.services.turn_notices import TurnNotices
+
+OVER = ("finished", "aborted")
+
+
+def game_summary(record: MatchRecord, user_id: int) -> dict[str, Any]:
+    """What ``gameStart`` / ``gameFinish`` say about a match (no position, so nothing secret)."""
+    return {
+        "id": record.id, "game": record.game, "status": record.status,
+        "seats": [{"seat": s.seat, "user": None if s.user_id is None
+                   else {"id": s.user_id, "name": s.name, "kind": s.kind}}
+                  for s in record.seats],
+        "your_seat": record.seat_of(user_id), "rated": record.rated,
+        "time_control": record.time_control,
+        "result": record.result if record.status == "finished" else None,
+        "url": f"/m/{record.id}",
+    }
+
+
+class AccountGames:
+    """Turns match changes into one ``gameStart`` and one ``gameFinish`` per match of one user.
+
+    ``since`` (ISO time) is when the stream opened: a match that finished before it is not
+    announced again when a later change (a rematch offer) passes by.
+    """
+
+    def __init__(self, user_id: int, since: str) -> None:
+        self.user_id = user_id
+        self.since = since
+        self.started: set[str] = set()
+        self.finished: set[str] = set()
+        self.notices = TurnNotices(user_id)
+
+    def events_for(self, record: MatchRecord) -> list[dict[str, Any]]:
+        return self._lifecycle(record) + self.notices.events_for(record)  # issue 17: yourTurn
+
+    def _lifecycle(self, record: MatchRecord) -> list[dict[str, Any]]:
+        if record.seat_of(self.user_id) is None:
+            return []
+        if record.status == "active" and record.id not in self.started:
+            self.started.add(record.id)
+            return [{"type": "gameStart", "game": game_summary(record, self.user_id)}]
+        if record.status in OVER and record.id not in self.finished:
+            fresh = record.id in self.started or (record.finished_at or "") >= self.since
+            if fresh:
+                self.finished.add(record.id)
+                return [{"type": "gameFinish", "game": game_summary(record, self.user_id)}]
+        return []
+
+
+PERSONAL_EVENTS = {"challenge": "challenge", "challenge_declined": "challengeDeclined",
+                   "challenge_canceled": "challengeCanceled"}
+"""Lobby messages on a user's channel -> event stream types (``match_started`` is left out:
+``gameStart`` says the same for every way a match can start)."""
+
+
+def personal_event(message: dict[str, Any]) -> dict[str, Any] | None:
+    kind = PERSONAL_EVENTS.get(str(message.get("type")))
+    if kind is None or not isinstance(message.get("seek"), dict):
+        return None
+    return {"type": kind, "challenge": message["seek"]}
+
+
+class MatchFollower:
+    """One viewer's view of one match as stream events: ``gameFull`` first, then changes.
+
+    Events carry ``match_payload(record, viewer_id)`` exactly as the socket's ``state`` does.
+    """
+
+    def __init__(self, record: MatchRecord, viewer_id: int | None, protocol: int) -> None:
+        self.latest = record
+        self.viewer_id = viewer_id
+        self.protocol = protocol
+        self.gone: tuple[int, ...] = ()
+
+    @property
+    def over(self) -> bool:
+        return self.latest.status in OVER
+
+    def first_events(self) -> list[dict[str, Any]]:
+        payload = match_payload(self.latest, self.viewer_id)
+        events = [{"type": "gameFull", "protocol": self.protocol, **payload}]
+        if self.over:
+            events.append(self._finish())
+        return events
+
+    def _finish(self) -> dict[str, Any]:
+        return {"type": "gameFinish", "status": self.latest.status, "result": self.latest.result}
+
+    def events_for(self, record: MatchRecord) -> list[dict[str, Any]]:
+        """Events after a committed change; older versions overtaken by newer ones are dropped."""
+        if record.version < self.latest.version or self.over:
+            return []
+        previous, self.latest = self.latest, record
+        events = [{"type": "gameState", **match_payload(record, self.viewer_id)}]
+        if (previous.offers or {}) != (record.offers or {}):
+            events.append({"type": "offer", "ply": record.ply, "offers": record.offers or {}})
+        if self.over:
+            events.append(self._finish())
+        return events
+
+    def opponents(self) -> list[int]:
+        """Seats of the other players still in the game."""
+        mine = self.latest.seat_of(self.viewer_id)
+        return [s.seat for s in self.latest.seats
+                if s.user_id is not None and s.seat != mine and s.seat not in self.latest.eliminated]
+
+    def presence_events(self, away_seconds: dict[int, float], claim_after: float,
+                        online_seats: list[int]) -> list[dict[str, Any]]:
+        """``opponentGone`` when the set of absent opponents changes (real-time games, players
+        only): with the seconds left until a win may be claimed, or ``gone: false`` on return."""
+        realtime = (self.latest.time_control or {}).get("kind") == "realtime"
+        if self.over or not realtime or self.latest.seat_of(self.viewer_id) is None:
+            return []
+        gone = tuple(seat for seat in self.opponents() if seat not in online_seats
+                     and self.latest.seats[seat].kind != "bot")
+        if gone == self.gone:
+            return []
+        self.gone = gone
+        if not gone:
+            return [{"type": "opponentGone", "gone": False, "seats": [],
+                     "claim_win_in_seconds": None}]
+        left = max(claim_after - min(away_seconds.get(seat, 0.0) for seat in gone), 0.0)
+        return [{"type": "opponentGone", "gone": True, "seats": list(gone),
+                 "claim_win_in_seconds": int(left + 0.999)}]

@@ -1,0 +1,98 @@
+"""Pages of the bot-and-program platform: the protocol messages, the bots, your API tokens."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import RedirectResponse, Response
+from markupsafe import Markup, escape
+
+from app.api.deps import SessionDep
+from app.api.message_catalog import catalog
+from app.api.schemas import RowId
+from app.api.token_routes import forget_revoked
+from app.db.one_hop import OneHopRoute
+from app.services import api_tokens
+from app.services.bot_accounts import list_bots
+from app.services.errors import ServiceError
+from app.services.identity import Identity
+from app.web import i18n
+from app.web.forms import check_csrf, page_viewer
+from app.web.templating import render
+
+router = APIRouter(route_class=OneHopRoute, include_in_schema=False)
+
+
+def _with_code(text: str) -> Markup:
+    """Docstring text with its `backticked` words as <code>, everything else escaped."""
+    return Markup(re.sub(r"`([^`]+)`", r"<code>\1</code>", str(escape(text))))
+
+
+@router.get("/docs/messages")
+def protocol_messages(request: Request, session: SessionDep) -> Response:
+    """Every socket and stream message with an example, for people writing clients."""
+    page_viewer(request, session)
+    shown = catalog()
+    for message in shown["messages"]:
+        message["example_text"] = json.dumps(message["example"], indent=2, ensure_ascii=False)
+        message["description"] = _with_code(message["description"])
+    for channel in shown["channels"]:
+        channel["description"] = _with_code(channel["description"])
+    return render(request, "api_messages.html", catalog=shown)
+
+
+@router.get("/bots")
+def bots_page(request: Request, session: SessionDep) -> Response:
+    """The built-in bots and the bot accounts, each marked BOT."""
+    page_viewer(request, session)
+    return render(request, "bots.html", bots=list_bots(session))
+
+
+def _tokens_page(request: Request, session: SessionDep, viewer: Identity, status_code: int = 200,
+                 new_token: str | None = None, error: str | None = None) -> Response:
+    return render(request, "account_tokens.html", status_code=status_code, new_token=new_token,
+                  error=error, tokens=api_tokens.list_personal_tokens(session, viewer))
+
+
+def _account_viewer(request: Request, session: SessionDep) -> Identity | None:
+    viewer = page_viewer(request, session)
+    return viewer if viewer is not None and viewer.kind in ("account", "bot") else None
+
+
+@router.get("/account/tokens")
+def tokens_page(request: Request, session: SessionDep) -> Response:
+    """Create and revoke personal API tokens (accounts only)."""
+    viewer = _account_viewer(request, session)
+    if viewer is None:
+        return RedirectResponse("/login?next=/account/tokens", status_code=303)
+    return _tokens_page(request, session, viewer)
+
+
+@router.post("/account/tokens")
+def create_token_from_form(request: Request, session: SessionDep, csrf: str = Form(""),
+                           description: str = Form(""), scopes: Annotated[list[str] | None, Form()] = None,
+                           expires_in: str = Form("")) -> Response:
+    check_csrf(request, csrf)
+    viewer = _account_viewer(request, session)
+    if viewer is None:
+        return RedirectResponse("/login?next=/account/tokens", status_code=303)
+    try:
+        _listing, token = api_tokens.create_personal_token(
+            session, viewer, description, scopes or [], int(expires_in) if expires_in.isdigit() else None)
+    except ServiceError as error:
+        return _tokens_page(request, session, viewer, 422, error=i18n.gettext(error.message))
+    return _tokens_page(request, session, viewer, 201, new_token=token)
+
+
+@router.post("/account/tokens/{token_id}/revoke")
+def revoke_token_from_form(token_id: RowId, request: Request, session: SessionDep,
+                           csrf: str = Form("")) -> Response:
+    check_csrf(request, csrf)
+    viewer = _account_viewer(request, session)
+    if viewer is None:
+        return RedirectResponse("/login?next=/account/tokens", status_code=303)
+    forget_revoked(request, api_tokens.revoke_personal_token(session, viewer, token_id))
+    return RedirectResponse("/account/tokens", status_code=303)

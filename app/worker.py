@@ -1,0 +1,69 @@
+"""``python -m app.worker``: the background jobs (clocks, quick-play pairing, seek expiry, bots,
+presence sweep) in a process of their own, so web instances only serve requests and sockets.
+
+Run it beside web instances started with ``STEPWELL_BACKGROUND_JOBS=off``. Several workers may run:
+they compete for the leader lock in Redis and exactly one works; when it dies (even kill -9),
+another takes over within ``STEPWELL_LEADER_TTL_SECONDS``. Without Redis a worker simply runs the
+jobs (then web instances must be started with background jobs off, or be the only process).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+
+from app.db.session import make_engine, make_session_factory
+from app.jobs.runner import BackgroundJobs
+from app.realtime.bus import EventBus, InProcessBus
+from app.realtime.presence import Presence, SharedPresence
+from app.realtime.redis_bus import RedisBus
+from app.settings import Settings
+
+log = logging.getLogger("app.worker")
+
+
+async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
+    engine = make_engine(settings.database_url, settings.db_pool_size)
+    session_factory = make_session_factory(engine)
+    loop = asyncio.get_running_loop()
+    bus: EventBus
+    presence: Presence
+    if settings.redis_url:
+        redis_bus = RedisBus(settings.redis_url, settings.redis_prefix)
+        bus = redis_bus
+        presence = SharedPresence(settings.seek_grace_seconds, bus.publish,
+                                  lambda: redis_bus.command_client, settings.redis_prefix,
+                                  redis_bus.instance, settings.presence_heartbeat_seconds,
+                                  register=False)
+    else:
+        bus = InProcessBus()
+        presence = Presence(settings.seek_grace_seconds, bus.publish)
+    bus.bind_loop(loop)
+    presence.bind_loop(loop)
+    jobs = BackgroundJobs(settings, session_factory, bus, presence)
+    runner = asyncio.create_task(jobs.run())
+    stop = stop or asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    log.info("worker started (redis: %s)", bool(settings.redis_url))
+    try:
+        await stop.wait()
+    finally:
+        runner.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await runner
+        await presence.aclose()
+        await bus.aclose()
+        engine.dispose()
+
+
+def main() -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    asyncio.run(serve(Settings()))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,95 @@
+// Scalas board: an isometric 3D view of the cube towers (default) or a flat height map (toggle,
+// remembered in localStorage). Tap a highlighted square to place a cube; during forced placements
+// the glowing targets are filled one tap at a time, in the order the player likes. What a tap
+// plays comes from the view's `clicks`. Geometry: geometry.js; drawing: cubes.js, iso.js,
+// flat.js; the bar, buttons and hint: panel.js.
+// Test hooks: [data-square] groups with data-height / data-top, classes "legal" / "target" /
+// "clickable", data-pending on forced targets; [data-hand], [data-tops], [data-view-toggle],
+// .scalas-last on the last placed cube, button[data-move="pass"], root data-view="iso"|"flat".
+import { buttonMoves, clearer, el, isMyTurn, moveButtons, myMoves, pressable, svg, t } from "/static/js/kit/index.js";
+import { SWATCH } from "./cubes.js";
+import { drawFlat } from "./flat.js";
+import { drawIso } from "./iso.js";
+import { buildBar, buildFoot, drawBar, hintText, say } from "./panel.js";
+
+const STORAGE_KEY = "stepwell.scalas.view";
+const TURN_KEY = "stepwell.scalas.turn";
+
+export function seatInfo(match, seat) {
+  const colour = match.view?.colours?.[seat] ?? (seat === 0 ? "red" : "blue");
+  return { label: say(colour), colour: SWATCH[colour] };
+}
+
+const remembered = (key, read) => { try { return read(localStorage.getItem(key)); } catch { return read(null); } };
+const remember = (key, value) => { try { localStorage.setItem(key, String(value)); } catch { /* private mode */ } };
+
+/** What each square needs drawn: legal (clickable) squares, forced counts, the last placement. */
+function marks(match, mine) {
+  const view = match.view;
+  const legal = new Set(mine ? Object.keys(view.clicks ?? {}) : []);
+  const pending = {};
+  if (match.status === "active") for (const name of view.pending ?? []) pending[name] = (pending[name] ?? 0) + 1;
+  const last = view.last_marks?.[0] ?? null; // the square of the last placement
+  return { legal, pending, last };
+}
+
+/** The test hooks and, on legal squares, the tap and keyboard handling. */
+function decorator(match, info, play) {
+  return (group, square) => {
+    group.dataset.square = square.name;
+    group.dataset.height = square.height;
+    group.dataset.top = square.top === null ? "" : match.view.colours[square.top];
+    const count = info.pending[square.name];
+    if (count) { group.classList.add("target"); group.dataset.pending = count; }
+    if (info.legal.has(square.name)) {
+      group.classList.add(count ? "forced" : "legal");
+      pressable(group, square.name, () => play(match.view.clicks[square.name]));
+    }
+    if (info.last === square.name) group.classList.add("last");
+  };
+}
+
+/** @type {import("/static/js/kit/boards.js").MountBoard} */
+export function mountBoard(root, ctx) {
+  const frame = el("div", { class: "scalas" }, root);
+  const bar = buildBar(frame);
+  const canvas = svg("svg", { role: "img", "aria-label": say("board"), class: "scalas-svg" }, frame);
+  const foot = buildFoot(frame, Boolean(ctx.readOnly));
+  const parts = { ...bar, ...foot };
+  let mode = remembered(STORAGE_KEY, (value) => (value === "flat" ? "flat" : "iso"));
+  let turn = remembered(TURN_KEY, (value) => Number(value) % 4 || 0); // quarter turns of the 3D view
+  let match = null;
+  let busy = false;
+
+  async function play(move) {
+    if (busy) return;
+    busy = true;
+    try { await ctx.submit(move); } finally { busy = false; render(); }
+  }
+
+  function render() {
+    if (!match) return;
+    const mine = !ctx.readOnly && isMyTurn(match);
+    const info = marks(match, mine);
+    frame.dataset.view = mode;
+    frame.dataset.size = match.view.size;
+    canvas.replaceChildren();
+    canvas.classList.toggle("my-turn", mine);
+    const decorate = decorator(match, info, play);
+    const hiddenHint = mode === "iso" ? drawIso(canvas, match.view, info, { turn, decorate, play: (name) => play(match.view.clicks[name]) })
+      : (drawFlat(canvas, match.view, info, { decorate }), false);
+    drawBar(parts, match, mode);
+    parts.hint.say(hintText(match, { mine, hiddenHint }));
+    ctx.actions.replaceChildren();
+    const moves = buttonMoves(myMoves(match, ctx.readOnly), match.view.clicks);
+    moveButtons(ctx.actions, moves, { submit: play, label: (move) => t(move === "pass" ? "Pass" : move), disabled: busy });
+  }
+
+  parts.toggle.addEventListener("click", () => { mode = mode === "iso" ? "flat" : "iso"; remember(STORAGE_KEY, mode); render(); });
+  parts.rotate.addEventListener("click", () => { turn = (turn + 1) % 4; remember(TURN_KEY, turn); render(); });
+
+  return {
+    update(next) { match = next; render(); },
+    destroy: clearer(root, ctx.actions),
+  };
+}

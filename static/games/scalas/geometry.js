@@ -1,0 +1,47 @@
+// Scalas geometry (pure): the isometric projection, the board's quarter turns, point-in-polygon.
+
+// Half a tile's width and height, one cube's height and the plinth's, in viewBox units.
+export const A = 40;
+export const B = 29;
+export const C = 39;
+export const PLINTH = 16;
+export const CELL = 80; // a square of the flat view
+export const FILES = "abcdefg";
+
+/** Screen position of board point (x, y) at height z. */
+export const project = (x, y, z) => [(x + y) * A, (x - y) * B - z * C];
+
+/** Display cell (u, v) of square (file, rank) after `turn` quarter turns of an n×n board. */
+export function turned(file, rank, n, turn) {
+  return [[file, rank], [rank, n - 1 - file], [n - 1 - file, n - 1 - rank], [n - 1 - rank, file]][turn];
+}
+
+/** The four corners of cell (u, v)'s face at height z. */
+export const face = (u, v, z) => [project(u, v, z), project(u + 1, v, z), project(u + 1, v + 1, z), project(u, v + 1, z)];
+
+/** Whether point p lies inside the convex polygon (either winding). */
+export function inside([x, y], polygon) {
+  let sign = 0;
+  for (let i = 0; i < polygon.length; i++) {
+    const [ax, ay] = polygon[i];
+    const [bx, by] = polygon[(i + 1) % polygon.length];
+    const cross = (bx - ax) * (y - ay) - (by - ay) * (x - ax);
+    if (Math.abs(cross) < 1e-6) continue;
+    if (sign === 0) sign = Math.sign(cross);
+    else if (Math.sign(cross) !== sign) return false;
+  }
+  return true;
+}
+
+/** SVG points attribute of a list of [x, y]. */
+export const pts = (list) => list.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
+
+/** The viewBox that fits an n×n board whose tallest tower reaches `minY`. */
+export function isoViewBox(cells, n) {
+  let minY = -n * B;
+  for (const { s, u, v } of cells) minY = Math.min(minY, (u - v - 1) * B - s.height * C);
+  minY -= 30; // room for a badge above the tallest tower
+  const pad = 14;
+  const maxY = n * B + PLINTH + 34;
+  return `${-pad} ${minY.toFixed(0)} ${2 * n * A + 2 * pad} ${(maxY - minY).toFixed(0)}`;
+}

@@ -1,0 +1,112 @@
+// Stairs board: 6×6 squares, each stack drawn as a pile of discs with its height as a numeral.
+// Click a highlighted piece (it may move now), then one of the marked destinations; the view's
+// `clicks` says which move that plays. Pass and swap are buttons under the board.
+import {
+  buttonMoves, clearer, clickStep, moveButtons, myMoves, squareGrid, svg, t, N_,
+} from "/static/js/kit/index.js";
+
+const SIZE = 6;
+const CELL = 64;
+const MARGIN = 18;
+const PIECE = { L: "var(--light-piece)", D: "var(--dark-piece)" };
+const PIECE_EDGE = { L: "#9a8f7a", D: "#000" };
+const BUTTON_WORDS = { pass: N_("Pass"), swap: N_("Swap colours") };
+const COLOUR_WORDS = { light: N_("Light"), dark: N_("Dark") };
+
+export function seatInfo(match, seat) {
+  const colour = match.view.colours?.[seat] ?? (seat === 0 ? "light" : "dark");
+  return { label: t(COLOUR_WORDS[colour]), colour: colour === "light" ? "#f4eee1" : "#3a3330" };
+}
+
+function drawStack(group, stack, x, y) {
+  const height = stack.length;
+  if (height === 0) return;
+  const step = Math.min(6, 30 / height);
+  const base = y + CELL * 0.68;
+  stack.forEach((piece, level) => {
+    svg("ellipse", { cx: x + CELL / 2, cy: base - level * step, rx: CELL * 0.34, ry: CELL * 0.16,
+      fill: PIECE[piece], stroke: PIECE_EDGE[piece], "stroke-width": 1.2 }, group);
+  });
+  const top = stack[height - 1];
+  svg("text", { x: x + CELL / 2, y: base - (height - 1) * step + 5, "text-anchor": "middle", class: "height-label",
+    "font-size": 15, fill: top === "L" ? "#3a3330" : "#f4eee1" }, group, String(height));
+}
+
+function drawCoordinates(canvas, grid) {
+  const { files, ranks } = grid.labels();
+  const bottom = grid.size.height - 4;
+  for (const label of files) svg("text", { x: label.x + CELL / 2, y: bottom, "text-anchor": "middle", class: "coord" }, canvas, label.text);
+  for (const label of ranks) svg("text", { x: 5, y: label.y + CELL / 2 + 3, class: "coord" }, canvas, label.text);
+}
+
+/** One square: its colour, the last-move mark, the stack, and the marks for what may be clicked. */
+function drawSquare(canvas, grid, view, index, marks) {
+  const square = view.squares[index];
+  const { x, y } = grid.at(square);
+  const { file, rank } = grid.parse(square);
+  const group = svg("g", { "data-square": square, "data-height": view.heights[index] }, canvas);
+  svg("rect", { x, y, width: CELL, height: CELL, class: (file + rank) % 2 === 0 ? "sq-dark" : "sq-light" }, group);
+  if (marks.last.includes(square)) svg("rect", { x, y, width: CELL, height: CELL, class: "last-move" }, group);
+  drawStack(group, view.board[index], x, y);
+  if (square in marks.pieces) {
+    svg("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 8,
+      class: square === marks.selected ? "selected-ring" : "movable-ring" }, group);
+    group.classList.add("clickable", "movable");
+  }
+  if (square in marks.targets) {
+    svg("circle", { cx: x + CELL / 2, cy: y + CELL * 0.2, r: 7, class: "target-dot" }, group);
+    group.classList.add("clickable", "target");
+  }
+  return group;
+}
+
+/** @type {import("/static/js/kit/boards.js").MountBoard} */
+export function mountBoard(root, ctx) {
+  const grid0 = squareGrid({ files: SIZE, ranks: SIZE, pitch: CELL, margin: MARGIN });
+  const { width } = grid0.size;
+  const canvas = svg("svg", { viewBox: `0 0 ${width} ${width}`, role: "img", "aria-label": t("Stairs board") }, root);
+  let selected = null;
+  let match = null;
+
+  function draw() {
+    canvas.replaceChildren();
+    const view = match.view;
+    const grid = squareGrid({ files: SIZE, ranks: SIZE, pitch: CELL, margin: MARGIN, flipped: view.your_colour === "dark" });
+    const live = myMoves(match, ctx.readOnly).length > 0;
+    const clicks = live ? view.clicks ?? {} : {};
+    const marks = {
+      selected,
+      pieces: clickStep(clicks).targets,
+      targets: selected ? clickStep(clicks, [selected]).targets : {},
+      last: view.last_marks ?? [],
+    };
+    view.squares.forEach((square, index) => {
+      const group = drawSquare(canvas, grid, view, index, marks);
+      if (live) group.addEventListener("click", () => onSquare(square, clicks));
+    });
+    drawCoordinates(canvas, grid);
+    drawButtons(clicks);
+  }
+
+  function onSquare(square, clicks) {
+    const move = selected ? clickStep(clicks, [selected, square]).move : null;
+    if (move) { selected = null; ctx.submit(move); return; }
+    selected = square in clickStep(clicks).targets && selected !== square ? square : null;
+    draw();
+  }
+
+  function drawButtons(clicks) {
+    ctx.actions.replaceChildren();
+    const moves = buttonMoves(myMoves(match, ctx.readOnly), clicks);
+    moveButtons(ctx.actions, moves, { submit: ctx.submit, label: (move) => t(BUTTON_WORDS[move] ?? move) });
+  }
+
+  return {
+    update(next) {
+      if (!match || next.ply !== match.ply) selected = null;
+      match = next;
+      draw();
+    },
+    destroy: clearer(root, ctx.actions),
+  };
+}

@@ -1,0 +1,109 @@
+// Town of Stairs words (English msgids, translated through the one catalog) and seat colours.
+import { N_, t } from "/static/js/kit/index.js";
+
+export const SEAT_COLOURS = { red: "#d2423b", blue: "#2f6bd0", green: "#2a9456", yellow: "#e2ad12" };
+export const SEAT_INK = { red: "#fff", blue: "#fff", green: "#fff", yellow: "#3a2d00" };
+
+export const WORDS = {
+  colours: {
+    red: N_("Red"),
+    blue: N_("Blue"),
+    green: N_("Green"),
+    yellow: N_("Yellow"),
+  },
+  events: {
+    cafe: N_("Café"),
+    bakery: N_("Bakery"),
+    cat: N_("Cats"),
+    flowers: N_("Florist"),
+    shrine: N_("Shrine"),
+    books: N_("Old books"),
+    gallery: N_("Gallery"),
+    market: N_("Market"),
+    music: N_("Music"),
+    view: N_("Lookout"),
+    sunset: N_("Beautiful sunset"),
+  },
+  actions: {
+    UR: N_("Up-right"),
+    UL: N_("Up-left"),
+    straight: N_("Straight on"),
+    rev: N_("Turn round"),
+  },
+  actionHint: {
+    UR: N_("climb diagonally up-right, then keep going right"),
+    UL: N_("climb diagonally up-left, then keep going left"),
+    straight: N_("ignore the stairs and walk on"),
+    rev: N_("turn round and walk the other way"),
+  },
+  ends: {
+    "fifth diary card": N_("5th diary card"),
+    lighthouse: N_("reached the lighthouse"),
+    loop: N_("walked in a loop"),
+  },
+  offer: N_("Offer cards"),
+  pathDeck: N_("Path deck"),
+  eventDeck: N_("Event deck"),
+  left: N_("{n} left"),
+  empty: N_("empty"),
+  pickOffer: N_("Tap an offer card, then a highlighted slot."),
+  pickSlot: N_("Now tap a highlighted slot for {card}."),
+  noSlot: N_("{card} fits nowhere right now."),
+  fallback: N_("Neither card touches the town: any slot that keeps 3 stairs per row is allowed."),
+  waitBuild: N_("{name} is building."),
+  building: N_("Building the town"),
+  walking: N_("{name} is walking"),
+  yourWalk: N_("Your walk: choose how to go on."),
+  startChoice: N_("Leave seaside {n}:"),
+  cardChoice: N_("At {slot} (came from the {side}):"),
+  sides: {
+    left: N_("left"),
+    right: N_("right"),
+  },
+  start: N_("Start card"),
+  hidden: N_("secret"),
+  diary: N_("Diary"),
+  interests: N_("Interests"),
+  points: N_("pts"),
+  total: N_("Total"),
+  player: N_("Player"),
+  noDiary: N_("no cards yet"),
+  lighthouse: N_("Lighthouse"),
+  seaside: N_("Seaside"),
+  replay: N_("Replay walk"),
+  finalScores: N_("Final scores"),
+  interestNote: N_("★ interest = {interest} · other = {other} · sunset = {sunset}"),
+  you: N_("you"),
+  stairs: N_("stairs"),
+  path: N_("path"),
+  reconstruction: N_("Card faces: this site's reconstruction."),
+  walkOver: N_("Walk over"),
+  waitingWalk: N_("waiting"),
+  walkingNow: N_("walking"),
+  allDone: N_("Every walk is over"),
+  board: N_("Town of Stairs board"),
+};
+
+/** The WORDS table in the page's language (placeholders left for fill()). */
+export function translate(table) {
+  return Object.fromEntries(Object.entries(table).map(([key, value]) => [key, typeof value === "string" ? t(value) : translate(value)]));
+}
+
+let translated = null;
+
+export function words() {
+  translated ??= translate(WORDS);
+  return translated;
+}
+
+export function fill(text, values) {
+  return text.replace(/\{(\w+)\}/g, (_, key) => values[key] ?? "");
+}
+
+export function eventName(view, event) {
+  return words().events[event] ?? event;
+}
+
+export function colourOf(view, seat) {
+  return view.colours?.[seat] ?? ["red", "blue", "green", "yellow"][seat];
+}

@@ -1,0 +1,29 @@
+// What a click means, as the server says (pure). A game's view carries `clicks`: a map from what
+// can be clicked first to either the move it plays or, for two-step moves, a map from the second
+// click to the move, e.g. {"a1": {"b2": "a1-b2"}, "c3": "c3"}. Renderers never build move strings.
+
+/** Where the clicks so far (`path`) lead: {targets: {name: move | null}, move: string | null}.
+ * A target whose value is null opens a further step; `move` is set once a move is complete. */
+export function clickStep(clicks, path = []) {
+  let node = clicks ?? {};
+  for (const name of path) {
+    if (node === null || typeof node !== "object" || !(name in node)) return { targets: {}, move: null, valid: false };
+    node = node[name];
+  }
+  if (typeof node === "string") return { targets: {}, move: node, valid: true };
+  const targets = {};
+  for (const [name, next] of Object.entries(node ?? {})) targets[name] = typeof next === "string" ? next : null;
+  return { targets, move: null, valid: true };
+}
+
+/** Every move reachable by clicks (the rest of the legal moves need buttons). */
+export function clickMoves(clicks) {
+  if (typeof clicks === "string") return [clicks];
+  return Object.values(clicks ?? {}).flatMap(clickMoves);
+}
+
+/** Legal moves no click reaches, in the server's order: they become buttons under the board. */
+export function buttonMoves(legalMoves, clicks) {
+  const reachable = new Set(clickMoves(clicks));
+  return (legalMoves ?? []).filter((move) => !reachable.has(move));
+}

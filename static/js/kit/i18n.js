@@ -1,0 +1,71 @@
+// The page's words: `t("English text", {name: …})` looks the English msgid up in the catalog the
+// server embedded for this page (<script id="messages">: msgid -> translation for the page's
+// language, from app/translations/*.po; English needs none). Every t("…") and N_("…") literal in
+// static/**.js is extracted by `make translations` and checked by tests/web/test_translations.py,
+// so a string is translated in exactly one place. Pure apart from reading that one element.
+
+let catalog = null;
+
+function messages() {
+  if (catalog === null) {
+    const node = globalThis.document?.getElementById("messages");
+    catalog = node ? JSON.parse(node.textContent || "{}") : {};
+  }
+  return catalog;
+}
+
+let language = null;
+
+/** For tests and embeds: use this catalog (and language) instead of the page's. */
+export function useCatalog(entries, lang = null) {
+  catalog = { ...entries };
+  language = lang;
+}
+
+/** Replace `{name}` placeholders with values. */
+export function format(text, values = {}) {
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
+/** The translation of an English msgid, placeholders filled. */
+export function t(msgid, values = {}) {
+  return format(messages()[msgid] ?? msgid, values);
+}
+
+/** Marks a msgid for extraction where it is translated later (tables of codes). */
+export const N_ = (msgid) => msgid;
+
+/** The language of the page ("en", "ja", …). */
+export function lang() {
+  return language ?? (globalThis.document?.documentElement.lang || "en");
+}
+
+/** Join sentences the way the page's language does (no space between Japanese sentences). */
+export function sentences(parts) {
+  return parts.filter(Boolean).join(lang() === "ja" ? "" : " ");
+}
+
+const ERRORS = {
+  not_your_turn: N_("It is not your turn."),
+  stale_ply: N_("The game moved on meanwhile; the board is now up to date."),
+  time_out: N_("Your time ran out."),
+  illegal_move: N_("That move is not allowed here."),
+  not_a_player: N_("You are not playing in this game."),
+  match_not_active: N_("This game is not in play."),
+  rate_limited: N_("Too many requests: wait a moment and try again."),
+  cannot_claim: N_("Your opponent may still come back: try again a little later."),
+  cannot_abort: N_("Everyone has moved: resign instead of aborting."),
+  seek_closed: N_("That game was taken or cancelled."),
+  rated_needs_account: N_("Rated games are for accounts: sign up first (your games stay yours)."),
+  csrf_failed: N_("Your session expired: please reload the page and retry."),
+  unauthenticated: N_("Choose a name first."),
+  server_busy: N_("The server is busy: try again in a moment."),
+};
+
+/** A readable message for a typed error ({code, message}) in the page's language: the server's
+ * own words in English (they can be more precise), the catalog's for a known code otherwise. */
+export function errorText(error) {
+  if (lang() === "en" && error.message) return error.message;
+  const msgid = ERRORS[error.code];
+  return msgid ? t(msgid) : error.message || String(error.code ?? "");
+}

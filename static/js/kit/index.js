@@ -1,0 +1,29 @@
+// The board kit: what every page script and every game renderer shares. Import from here.
+//
+//   dom.js       el(tag, attrs, parent, text), svg(...), pressable(node, label, action)
+//   i18n.js      t("English msgid", {values}), N_(msgid), errorText({code, message}), sentences()
+//   turn.js      isMyTurn(match), myMoves(match, readOnly), playerName(match, seat)
+//   grid.js      squareGrid({files, ranks, pitch, margin, flipped}) -> {at, cell, labels, size, …}
+//   clicks.js    clickStep(view.clicks, path), buttonMoves(legal, clicks): what a click plays
+//   controls.js  hintLine(parent).say(text), moveButtons(container, moves, {submit, label})
+//   rating.js    ratingText(rating), ratingBadge(rating), botBadge(user)
+//   backoff.js   backoffDelay(attempt, policy, random)
+//   socket.js    new LiveSocket(url, {onMessage, onStatus, ply}).start(); .request({type:"move",…})
+//   boards.js    the renderer contract (JSDoc typedefs), loadRenderer(url), mountReadOnly, mountView
+//
+// Drawing a position read-only (Watch thumbnails, replays, diagrams), from a plain view object:
+//   import { loadRenderer, mountView } from "/static/js/kit/index.js";
+//   const module = await loadRenderer(boardUrl);          // boardUrl: game_assets(id).board
+//   mountView(document.getElementById("diagram"), module, view);        // view = engine view(seat)
+// with the game's board.css linked (game_assets(id).style). mountReadOnly(root, module) gives a
+// board to update() with match payloads (the Watch page does that).
+export * from "./dom.js";
+export * from "./i18n.js";
+export * from "./turn.js";
+export * from "./grid.js";
+export * from "./clicks.js";
+export * from "./controls.js";
+export * from "./rating.js";
+export * from "./backoff.js";
+export * from "./socket.js";
+export * from "./boards.js";

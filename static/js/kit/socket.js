@@ -1,0 +1,144 @@
+// The one reconnecting websocket of every page (match, lobby, watch). No DOM access: the browser's
+// WebSocket and timers are the defaults and can be replaced (tests/js drive it with fakes).
+//   - reconnects after any close, with exponential backoff and jitter (backoff.js), until stop();
+//   - after a reconnection it asks the server to resynchronise: {"type": "sync", "ply": N};
+//   - pings every `pingMs`; with `pongTimeoutMs`, a connection silent for longer is dropped and
+//     reopened (a phone that changed network keeps a dead socket open otherwise);
+//   - request(message) tags a message with an id and resolves with the server's {"type": "ack"} for
+//     it, or rejects with its {"type": "error", code, message} (used for moves over the socket).
+import { backoffDelay, DEFAULT_POLICY } from "./backoff.js";
+
+/** ws(s)://host/path for a same-site path. */
+export function socketUrl(path, where = globalThis.location) {
+  const scheme = where.protocol === "https:" ? "wss" : "ws";
+  return `${scheme}://${where.host}${path}`;
+}
+
+export class SocketError extends Error {
+  constructor(code, message) {
+    super(message || code);
+    this.code = code;
+  }
+}
+
+export class LiveSocket {
+  /**
+   * @param {string} url  ws:// or wss:// URL
+   * @param {object} options
+   * @param {(message: object) => void} [options.onMessage]  every parsed message (acks included)
+   * @param {(live: boolean) => void} [options.onStatus]  true when (re)connected, false when lost
+   * @param {() => (number|null)} [options.ply]  the ply the page shows, for resync after a reconnect
+   */
+  constructor(url, { onMessage = () => {}, onStatus = () => {}, ply = null, policy = DEFAULT_POLICY,
+    pingMs = 25000, pongTimeoutMs = null, WebSocketImpl = globalThis.WebSocket, timers = globalThis,
+    random = Math.random, now = () => Date.now() } = {}) {
+    Object.assign(this, { url, onMessage, onStatus, ply, policy, pingMs, pongTimeoutMs, WebSocketImpl, timers, random, now });
+    this.attempt = 0;
+    this.opens = 0;
+    this.stopped = true;
+    this.socket = null;
+    this.pending = new Map(); // request id -> {resolve, reject, timer}
+    this.nextId = 1;
+  }
+
+  get isOpen() {
+    return this.socket !== null && this.socket.readyState === 1;
+  }
+
+  start() {
+    this.stopped = false;
+    this.connect();
+    return this;
+  }
+
+  stop() {
+    this.stopped = true;
+    this.timers.clearTimeout(this.retryTimer);
+    this.timers.clearInterval(this.pingTimer);
+    this.socket?.close();
+    this.failPending("closed");
+  }
+
+  connect() {
+    const socket = new this.WebSocketImpl(this.url);
+    this.socket = socket;
+    socket.addEventListener("open", () => this.opened(socket));
+    socket.addEventListener("message", (event) => this.received(socket, event));
+    socket.addEventListener("close", () => this.closed(socket));
+  }
+
+  opened(socket) {
+    if (socket !== this.socket) return;
+    this.attempt = 0;
+    this.opens += 1;
+    this.lastHeard = this.now();
+    if (this.opens > 1 && this.ply) this.send({ type: "sync", ply: this.ply() });
+    this.timers.clearInterval(this.pingTimer);
+    this.pingTimer = this.timers.setInterval(() => this.ping(), this.pingMs);
+    this.onStatus(true);
+  }
+
+  ping() {
+    if (this.pongTimeoutMs !== null && this.now() - this.lastHeard > this.pingMs + this.pongTimeoutMs) {
+      this.socket?.close(); // silent for too long: the close handler reconnects
+      return;
+    }
+    this.send({ type: "ping" });
+  }
+
+  received(socket, event) {
+    if (socket !== this.socket) return;
+    this.lastHeard = this.now();
+    let message;
+    try { message = JSON.parse(event.data); } catch { return; }
+    const waiting = message.id !== undefined && message.id !== null ? this.pending.get(message.id) : null;
+    if (waiting && (message.type === "ack" || message.type === "error")) {
+      this.pending.delete(message.id);
+      this.timers.clearTimeout(waiting.timer);
+      if (message.type === "ack") waiting.resolve(message);
+      else waiting.reject(new SocketError(message.code, message.message));
+    }
+    this.onMessage(message);
+  }
+
+  closed(socket) {
+    if (socket !== this.socket) return;
+    this.timers.clearInterval(this.pingTimer);
+    this.socket = null;
+    this.failPending("closed");
+    this.onStatus(false);
+    if (this.stopped) return;
+    const delay = backoffDelay(this.attempt, this.policy, this.random);
+    this.attempt += 1;
+    this.retryTimer = this.timers.setTimeout(() => { if (!this.stopped) this.connect(); }, delay);
+  }
+
+  /** Send now if connected; false if not (the caller falls back, e.g. to REST). */
+  send(message) {
+    if (!this.isOpen) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  /** Send `message` with a fresh id; resolves with the ack, rejects with a SocketError (the
+   * server's typed error, or code "closed" / "no_answer" when the socket could not tell). */
+  request(message, timeoutMs = 8000) {
+    const id = `r${this.nextId++}`;
+    return new Promise((resolve, reject) => {
+      if (!this.send({ ...message, id })) { reject(new SocketError("closed")); return; }
+      const timer = this.timers.setTimeout(() => {
+        this.pending.delete(id);
+        reject(new SocketError("no_answer"));
+      }, timeoutMs);
+      this.pending.set(id, { resolve, reject, timer });
+    });
+  }
+
+  failPending(code) {
+    for (const [id, waiting] of this.pending) {
+      this.timers.clearTimeout(waiting.timer);
+      waiting.reject(new SocketError(code));
+      this.pending.delete(id);
+    }
+  }
+}

@@ -1,0 +1,59 @@
+"""A move costs three SQL statements (load, update, insert), an authenticated read none for auth
+after the first: counted on both databases through the engine's cursor events."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from fastapi.testclient import TestClient
+from sqlalchemy import event
+
+from tests.api.conftest import start_match
+from tests.conftest import make_guest
+
+TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
+
+
+@contextmanager
+def counted(client: TestClient) -> Iterator[list[tuple[int, str]]]:
+    """(connection, statement) pairs: the server's background jobs share the engine, so a
+    request's statements are told apart by the connection that ran them."""
+    statements: list[tuple[int, str]] = []
+    engine = client.app.state.engine  # type: ignore[attr-defined]
+
+    def record(conn, _cursor, statement, *_args) -> None:  # type: ignore[no-untyped-def]
+        if not statement.lstrip().upper().startswith(TRANSACTION_CONTROL):
+            statements.append((id(conn), statement))
+
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield statements
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+
+
+def test_a_move_sends_three_statements(client: TestClient) -> None:
+    alice, bob = make_guest(client, "Alice"), make_guest(client, "Bob")
+    match = start_match(client, alice, bob)
+    url = f"/api/v1/matches/{match['id']}"
+    client.get("/api/v1/me", headers=alice)  # warm the identity cache
+    for ply in range(4):
+        mover = [alice, bob][ply % 2]
+        move = client.get(url, headers=mover).json()["legal_moves"][0]
+        with counted(client) as statements:
+            answer = client.post(f"{url}/moves", json={"move": move, "ply": ply}, headers=mover)
+        assert answer.status_code == 200, answer.text
+        mover_connection = next(c for c, s in statements if s.startswith("INSERT INTO moves"))
+        kinds = [s.split()[0].upper() for c, s in statements if c == mover_connection]
+        assert kinds == ["SELECT", "UPDATE", "INSERT"], [s[:90] for _, s in statements]
+
+
+def test_authenticated_reads_do_not_query_or_write_the_token(client: TestClient) -> None:
+    alice = make_guest(client, "Alice")
+    client.get("/api/v1/me", headers=alice)
+    with counted(client) as statements:
+        for _ in range(5):
+            assert client.get("/api/v1/me", headers=alice).status_code == 200
+    about_tokens = [s for _, s in statements if "api_tokens" in s]
+    assert about_tokens == [], "the token is looked up once, then cached"

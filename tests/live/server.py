@@ -1,0 +1,74 @@
+"""A live uvicorn process on a free port, for tests that must fire real concurrent requests."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+import httpx
+
+T = TypeVar("T")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def live_server(database_url: str, log_dir: Path, *, launch: Callable[[int], list[str]] | None = None,
+                strict_shutdown: bool = False, **settings: str) -> Iterator[str]:
+    """Serve the app on a free port; ``settings`` become STEPWELL_<NAME> environment variables.
+
+    ``launch(port)`` replaces the uvicorn command line (e.g. a script that registers a test game
+    first); ``strict_shutdown`` fails when the server needs more than SIGTERM to stop."""
+    port = free_port()
+    env = {**os.environ, "STEPWELL_DATABASE_URL": database_url, "STEPWELL_SECRET_KEY": "live-tests",
+           **{f"STEPWELL_{name.upper()}": value for name, value in settings.items()}}
+    env.pop("STEPWELL_REDIS_URL", None) if "redis_url" not in settings else None
+    log = (log_dir / f"server-{port}.log").open("w")
+    command = launch(port) if launch else [
+        sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory",
+        "--host", "127.0.0.1", "--port", str(port), "--no-access-log"]
+    process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT,
+                               cwd=Path(__file__).resolve().parents[2])
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    try:
+        while True:
+            try:
+                if httpx.get(f"{base}/api/v1/games", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline or process.poll() is not None:
+                raise RuntimeError(f"the live server did not start; see {log.name}")
+            time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            if strict_shutdown:
+                raise RuntimeError("the live server did not shut down within 10 s of SIGTERM") from None
+        finally:
+            log.close()
+
+
+def run_async(make_coroutine: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """Run a coroutine to completion on a fresh loop in its own thread (Playwright's sync API
+    may have left a running loop on the main thread)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(lambda: asyncio.run(make_coroutine())).result()

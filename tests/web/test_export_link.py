@@ -1,0 +1,26 @@
+"""The match page offers the game record as a download, and the link serves it."""
+
+from __future__ import annotations
+
+import re
+
+from fastapi.testclient import TestClient
+
+from app.db.migrate import upgrade
+from app.main import create_app
+from app.settings import Settings
+from tests.conftest import make_guest
+
+
+def test_match_page_links_the_text_record(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    url = f"sqlite:///{tmp_path / 'pages.db'}"
+    upgrade(url)
+    with TestClient(create_app(Settings(database_url=url, secret_key="k"))) as client:
+        alice = make_guest(client, "Alice")
+        match_id = client.post("/api/v1/matches", json={"game": "sight"}, headers=alice).json()["id"]
+        for language, label in (("en", "Download the game record"), ("ja", "棋譜をダウンロード")):
+            html = client.get(f"/m/{match_id}", headers={"Accept-Language": language}).text
+            link = re.search(r'<a id="export-link" href="([^"]+)"[^>]*>([^<]+)</a>', html)
+            assert link is not None and link.group(2) == label
+            record = client.get(link.group(1).replace("&amp;", "&"))
+            assert record.status_code == 200 and f'[Match "{match_id}"]' in record.text

@@ -16,6 +16,7 @@ from typing import Any
 
 from games import playout
 from games.base import Game, GameOptions, IllegalMove, Result, State, move_key
+from games.stairs.explain import top_squares
 from games.stairs.words import WORDS
 
 SIZE = 6
@@ -323,6 +324,7 @@ class StairsState(State):
             reason = "first_to_top"
             details["arrival_plies"] = [plies[colour] for colour in self._seat_colours]
         details["counts"] = [counts[colour] for colour in self._seat_colours]
+        details["top_squares"] = top_squares(SQUARES, self._heights, self._tops, self._seat_colours)
         winning_seat = self._seat_colours.index(winner)
         return Result(
             winners=(winning_seat,),

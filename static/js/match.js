@@ -144,6 +144,31 @@ function resultText() {
   return text;
 }
 
+// A game may explain its result step by step (its renderer's explainResult, e.g. Stairs'
+// three-step decision), each step marking the squares it looked at on the final position.
+let resultSteps = [];
+
+function renderResultSteps() {
+  const finished = match.status === "finished";
+  resultSteps = finished ? boardModule?.explainResult?.(match, playerName) ?? [] : [];
+  const list = $("result-steps");
+  list.replaceChildren(...resultSteps.map((step) => {
+    const item = document.createElement("li");
+    item.textContent = step.text;
+    if (step.decided) item.className = "decided";
+    return item;
+  }));
+  list.hidden = resultSteps.length === 0;
+  markResult();
+}
+
+function markResult() {
+  if (!board?.mark) return;
+  board.mark();
+  const marks = replayPly === null ? resultSteps.at(-1)?.marks ?? {} : {};
+  for (const [kind, squares] of Object.entries(marks)) board.mark(squares, kind);
+}
+
 function renderStatus() {
   const line = $("status-line");
   line.classList.toggle("my-turn", isMyTurn(match));
@@ -155,6 +180,7 @@ function renderStatus() {
   const banner = $("result-banner");
   banner.hidden = match.status !== "finished";
   banner.textContent = resultText();
+  renderResultSteps();
   refreshActions();
   $("invite-row").hidden = match.status !== "waiting";
   const joinForm = document.querySelector(".join-form");
@@ -266,6 +292,7 @@ function showPly(ply) {
   else board.update({ ...match, view: frame.view, ply, legal_moves: [], to_move: null,
     last_move: frame.move ? { ply, seat: frame.seat, move: frame.move } : null, status: "finished" });
   root.dataset.replayPly = String(ply);
+  markResult(); // the deciding squares belong to the final position only
   const url = new URL(location.href);
   if (replayPly === null) url.searchParams.delete("ply"); else url.searchParams.set("ply", ply);
   history.replaceState(null, "", url);

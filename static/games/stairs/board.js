@@ -5,6 +5,8 @@ import {
   buttonMoves, clearer, clickStep, moveButtons, myMoves, squareGrid, svg, t, N_,
 } from "/static/js/kit/index.js";
 
+export { explainResult } from "./explain.js"; // the match page's step-by-step result
+
 const SIZE = 6;
 const CELL = 64;
 const MARGIN = 18;
@@ -48,6 +50,7 @@ function drawSquare(canvas, grid, view, index, marks) {
   svg("rect", { x, y, width: CELL, height: CELL, class: (file + rank) % 2 === 0 ? "sq-dark" : "sq-light" }, group);
   if (marks.last.includes(square)) svg("rect", { x, y, width: CELL, height: CELL, class: "last-move" }, group);
   drawStack(group, view.board[index], x, y);
+  if (marks.kinds[square]) svg("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, class: `mark-${marks.kinds[square]}` }, group);
   if (square in marks.pieces) {
     svg("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 8,
       class: square === marks.selected ? "selected-ring" : "movable-ring" }, group);
@@ -67,6 +70,7 @@ export function mountBoard(root, ctx) {
   const canvas = svg("svg", { viewBox: `0 0 ${width} ${width}`, role: "img", "aria-label": t("Stairs board") }, root);
   let selected = null;
   let match = null;
+  const marked = {}; // kind -> squares, from mark() (the match page's result explanation)
 
   function draw() {
     canvas.replaceChildren();
@@ -79,6 +83,7 @@ export function mountBoard(root, ctx) {
       pieces: clickStep(clicks).targets,
       targets: selected ? clickStep(clicks, [selected]).targets : {},
       last: view.last_marks ?? [],
+      kinds: Object.fromEntries(Object.entries(marked).flatMap(([kind, list]) => list.map((sq) => [sq, kind]))),
     };
     view.squares.forEach((square, index) => {
       const group = drawSquare(canvas, grid, view, index, marks);
@@ -106,6 +111,11 @@ export function mountBoard(root, ctx) {
       if (!match || next.ply !== match.ply) selected = null;
       match = next;
       draw();
+    },
+    mark(squares, kind) { // kit/boards.js: outline squares until marked again
+      if (kind === undefined) for (const key of Object.keys(marked)) delete marked[key];
+      else marked[kind] = squares ?? [];
+      if (match) draw();
     },
     destroy: clearer(root, ctx.actions),
   };

@@ -24,6 +24,8 @@
  * @typedef {object} Board
  * @property {(payload: BoardPayload) => void} update  draw this payload (called on every change)
  * @property {() => void} destroy                      remove everything the board added
+ * @property {(squares?: string[], kind?: string) => void} [mark]  optional: outline `squares` with
+ *                                     class `mark-<kind>` (replacing that kind's); no argument clears
  *
  * @callback MountBoard
  * @param {HTMLElement} root   an empty element the board fills

@@ -34,8 +34,10 @@ run: migrate
 # Debian chromium for the browser tests (Playwright drives it; it never downloads a browser).
 browser-deps:
 	@if [ ! -x /usr/bin/chromium ]; then \
+		echo "browser-deps: installing Debian chromium + CJK fonts for the browser tests (apt-get, a minute or two)…"; \
 		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
 		else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; fi; \
+		echo "browser-deps: chromium installed."; \
 	fi
 
 test: install-test browser-deps

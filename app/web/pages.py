@@ -102,6 +102,12 @@ def home(request: Request, session: SessionDep, lobby: Lobby) -> Response:
                   my_games=mine)
 
 
+@router.get("/lobby")
+def lobby_page() -> Response:
+    """The lobby is the home page; an old or guessed /lobby link lands on it."""
+    return RedirectResponse("/#lobby", status_code=301)
+
+
 @router.post("/guest")
 def become_guest(request: Request, session: SessionDep, csrf: str = Form(""),
                  name: str = Form(""), next: str = Form("/")) -> Response:

@@ -1,7 +1,8 @@
 // The lobby: open seeks live over /api/v1/lobby/ws, quick play, accept/cancel, challenges.
 // When a match we are part of starts, go there.
 import { api } from "./api.js";
-import { botBadge, errorText, LiveSocket, ratingText, socketUrl, t } from "./kit/index.js";
+import { botBadge, errorText, LiveSocket, socketUrl, t } from "./kit/index.js";
+import { ratingMark } from "./names.js";
 
 const lobby = document.getElementById("lobby");
 const viewerId = lobby.dataset.viewer ? Number(lobby.dataset.viewer) : null;
@@ -9,11 +10,6 @@ const titles = JSON.parse(document.getElementById("game-titles").textContent);
 const rows = document.getElementById("seek-rows");
 const quickStatus = document.getElementById("quick-status");
 let seeks = JSON.parse(document.getElementById("initial-seeks").textContent);
-
-function ratingSuffix(user) {
-  const text = ratingText(user?.rating);
-  return text ? ` (${text})` : "";
-}
 
 function button(label, onClick, primary = false) {
   const node = document.createElement("button");
@@ -33,8 +29,21 @@ async function act(promise) {
   }
 }
 
+/** "Casual · 5+3", "Rated · 3 d/move · quick play": how a seek's game will be played. */
+function modeText(seek) {
+  const control = seek.time_control;
+  const clock = !control ? t("no clock")
+    : control.kind === "realtime" ? `${control.minutes}+${control.increment}`
+    : t("{days} d/move", { days: control.days });
+  const parts = [seek.rated ? t("Rated") : t("Casual"), clock];
+  if (seek.kind === "quick") parts.push(t("quick play"));
+  return parts.join(" · ");
+}
+
 function renderSeeks() {
   rows.replaceChildren();
+  const posted = viewerId !== null && seeks.some((seek) => seek.creator.id === viewerId && seek.kind !== "challenge");
+  document.getElementById("my-seek-status").hidden = !posted;
   document.getElementById("no-seeks").hidden = seeks.length > 0;
   for (const seek of seeks) {
     const row = document.createElement("tr");
@@ -44,8 +53,10 @@ function renderSeeks() {
     const player = document.createElement("td");
     const link = document.createElement("a");
     link.href = `/u/${seek.creator.id}`;
-    link.textContent = seek.creator.name + ratingSuffix(seek.creator);
+    link.textContent = seek.creator.name;
     player.append(link);
+    const rating = ratingMark(seek.creator.rating);
+    if (rating) player.append(" ", rating);
     const bot = botBadge(seek.creator);
     if (bot) player.append(" ", bot);
     if (seek.kind === "challenge") {
@@ -66,14 +77,20 @@ function renderSeeks() {
     const seats = document.createElement("td");
     seats.textContent = `${seek.joined.length}/${seek.seats}`;
     const mode = document.createElement("td");
-    const control = seek.time_control;
-    const days = control?.kind === "correspondence" ? t("{days} d/move", { days: control.days }) : "";
-    const clock = !control ? "" : control.kind === "realtime" ? ` · ${control.minutes}+${control.increment}` : ` · ${days}`;
-    mode.textContent = (seek.rated ? t("Rated") : t("Casual")) + clock + (seek.kind === "quick" ? ` · ${t("quick play")}` : "");
+    mode.textContent = modeText(seek);
+    // Phones hide the Mode column: the same words go under the game's name (issue 18).
+    const inline = document.createElement("div");
+    inline.className = "muted small mode-inline";
+    inline.textContent = modeText(seek);
+    game.append(inline);
     const actions = document.createElement("td");
     if (viewerId !== null) {
       if (seek.creator.id === viewerId) {
-        actions.append(button(t("Cancel"), () => act(api("DELETE", `/api/v1/seeks/${seek.id}`))));
+        row.classList.add("mine");
+        const waiting = document.createElement("span");
+        waiting.className = "seek-waiting";
+        waiting.textContent = t("waiting for an opponent");
+        actions.append(waiting, button(t("Cancel"), () => act(api("DELETE", `/api/v1/seeks/${seek.id}`))));
       } else if (seek.kind === "challenge" && seek.target?.id === viewerId) {
         actions.append(button(t("Accept"), () => act(api("POST", `/api/v1/challenges/${seek.id}/accept`)), true));
         actions.append(button(t("Decline"), () => act(api("POST", `/api/v1/challenges/${seek.id}/decline`))));

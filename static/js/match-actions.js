@@ -80,23 +80,94 @@ function actionButton(label, action, primary = false) {
   return button;
 }
 
+function caller(match, apply, showError) {
+  const url = `/api/v1/matches/${match.id}`;
+  return (path, confirmText) => async () => {
+    if (confirmText && !confirm(confirmText)) return;
+    try { apply(await api("POST", `${url}${path}`)); } catch (error) { showError(errorText(error)); }
+  };
+}
+
+function linkButton(label, href, name, extra = {}) {
+  const link = document.createElement("a");
+  link.className = "button";
+  link.href = href;
+  link.textContent = label;
+  link.dataset.action = name;
+  for (const [key, value] of Object.entries(extra)) link.setAttribute(key, value);
+  return link;
+}
+
+/** The move record as text, one move a line ("12. c3-d4"), for the clipboard. */
+export function movesText(moves) {
+  return moves.map((record) => `${record.ply}. ${record.move}`).join("\n");
+}
+
+/**
+ * What to do once a game is over (issue 18), under the result: rematch (players), a new game,
+ * back to the lobby, and the moves to download or copy. Empty while the game goes on.
+ */
+export function renderAfterGame(container, match, { apply, showError, moves }) {
+  container.replaceChildren();
+  const over = match.status === "finished" || match.status === "aborted";
+  container.hidden = !over;
+  if (!over) return;
+  const call = caller(match, apply, showError);
+  const me = match.your_seat;
+  const offers = match.offers || {};
+  const seats = offers.rematch;
+  if (me !== null && me !== undefined && seats) {
+    const notice = document.createElement("div");
+    notice.className = "offer-notice";
+    notice.dataset.offer = "rematch";
+    if (seats.includes(me)) {
+      notice.append(t(OFFER_WORDS.rematch.mine), " ");
+      notice.append(actionButton(t("Withdraw"), { name: "withdraw-rematch", run: call("/offers/rematch/decline") }));
+    } else {
+      notice.append(t(OFFER_WORDS.rematch.theirs), " ");
+      notice.append(actionButton(t("Accept"), { name: "accept-rematch", run: call("/offers/rematch/accept") }, true));
+      notice.append(actionButton(t("Decline"), { name: "decline-rematch", run: call("/offers/rematch/decline") }));
+    }
+    container.append(notice);
+  }
+  const buttons = document.createElement("div");
+  buttons.className = "match-buttons";
+  if (offers.rematch_match) {
+    const link = linkButton(t("Go to the rematch"), `/m/${offers.rematch_match}`, "go-rematch");
+    link.classList.add("primary");
+    buttons.append(link);
+  } else if (me !== null && me !== undefined && !seats) {
+    buttons.append(actionButton(t("Rematch"), { name: "offer-rematch", run: call("/offers/rematch") }, true));
+  }
+  buttons.append(linkButton(t("New game"), `/#create-${match.game}`, "new-game"));
+  buttons.append(linkButton(t("Back to the lobby"), "/#lobby", "lobby"));
+  buttons.append(linkButton(t("Download the moves"), `/api/v1/matches/${match.id}/export?format=text`, "download-moves",
+    { download: `stepwell-${match.game}-${match.id}.txt` }));
+  const copy = actionButton(t("Copy the moves"), { name: "copy-moves", async run() {
+    try {
+      await navigator.clipboard.writeText(movesText(moves()));
+      copy.textContent = t("Moves copied");
+    } catch {
+      showError(t("This browser did not allow copying: use Download instead."));
+    }
+  } });
+  buttons.append(copy);
+  container.append(buttons);
+}
+
 /** The buttons and offer notices under the move list, rebuilt on every update. */
 export function renderActions(container, match, { apply, showError, presence, iHaveMoved }) {
   container.replaceChildren();
   const me = match.your_seat;
   if (me === null || me === undefined) return;
-  const url = `/api/v1/matches/${match.id}`;
-  const call = (path, confirmText) => async () => {
-    if (confirmText && !confirm(confirmText)) return;
-    try { apply(await api("POST", `${url}${path}`)); } catch (error) { showError(errorText(error)); }
-  };
+  const call = caller(match, apply, showError);
   const offers = match.offers || {};
   const notices = document.createElement("div");
   notices.className = "offer-notices";
   const buttons = document.createElement("div");
   buttons.className = "match-buttons";
 
-  for (const kind of ["draw", "end", "takeback", "rematch"]) {
+  for (const kind of ["draw", "end", "takeback"]) {
     const seats = offers[kind];
     if (!seats) continue;
     const notice = document.createElement("div");
@@ -129,16 +200,6 @@ export function renderActions(container, match, { apply, showError, presence, iH
     if (match.time_control?.kind === "realtime" && allAway) {
       buttons.append(actionButton(t("Claim victory"), { name: "claim", run: call("/claim-victory") }));
     }
-  }
-  if ((match.status === "finished" || match.status === "aborted") && !offers.rematch && !offers.rematch_match) {
-    buttons.append(actionButton(t("Rematch"), { name: "offer-rematch", run: call("/offers/rematch") }, true));
-  }
-  if (offers.rematch_match) {
-    const link = document.createElement("a");
-    link.className = "button primary";
-    link.href = `/m/${offers.rematch_match}`;
-    link.textContent = t("Go to the rematch");
-    buttons.append(link);
   }
   container.append(notices, buttons);
 }

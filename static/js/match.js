@@ -2,10 +2,11 @@
 // The board is drawn by the game's renderer (static/games/<id>/board.js, or the generic one),
 // loaded from the URL in #match[data-board]; the contract is in static/js/kit/boards.js.
 import { api } from "./api.js";
-import { Clocks, renderActions } from "./match-actions.js";
+import { Clocks, renderActions, renderAfterGame } from "./match-actions.js";
 import { sendMove } from "./moves.js";
+import { isBotSeat, ratingMark, seatName } from "./names.js";
 import {
-  errorText, isMyTurn, LiveSocket, loadRenderer, N_, playerName as nameOf, ratingBadge, botBadge, socketUrl, t,
+  errorText, isMyTurn, LiveSocket, loadRenderer, N_, botBadge, socketUrl, t,
 } from "./kit/index.js";
 
 const root = document.getElementById("match");
@@ -77,7 +78,7 @@ function settleWaiters() {
 }
 
 function playerName(seat) {
-  return nameOf(match, seat, t("open seat"));
+  return seatName(match, seat, t("open seat"));
 }
 
 function seatInfo(seat) {
@@ -98,7 +99,7 @@ function renderSeats() {
     swatch.title = info.label;
     const name = document.createElement("span");
     name.className = seat.user ? "name" : "open";
-    name.textContent = seat.user ? seat.user.name : t("open seat");
+    name.textContent = playerName(seat.seat);
     const dot = document.createElement("span");
     const online = presence.online_seats.includes(seat.seat) || seat.user?.kind === "bot";
     dot.className = "presence-dot" + (online ? " online" : "");
@@ -107,7 +108,7 @@ function renderSeats() {
     item.append(swatch, name);
     const bot = botBadge(seat.user);
     if (bot) item.append(bot);
-    const badge = ratingBadge(ratings[seat.seat]);
+    const badge = ratingMark(ratings[seat.seat]);
     if (badge) item.append(badge);
     if (match.clock) {
       const clock = document.createElement("span");
@@ -126,6 +127,11 @@ function renderSeats() {
   }
 }
 
+// Japanese puts an honorific after a person's name, never after a program's: bots get their own msgids.
+function winsText(seat) {
+  return isBotSeat(match, seat) ? t("{bot} wins", { bot: playerName(seat) }) : t("{name} wins", { name: playerName(seat) });
+}
+
 function resultText() {
   const result = match.result;
   if (!result) return "";
@@ -135,8 +141,8 @@ function resultText() {
   else if (winners.length > 1) text = t("Shared win: {names}", { names: winners.map(playerName).join(", ") });
   else if (match.your_seat !== null) {
     text = winners[0] === match.your_seat ? t("You win!") : t("You lose");
-    text += ` — ${t("{name} wins", { name: playerName(winners[0]) })}`;
-  } else text = t("{name} wins", { name: playerName(winners[0]) });
+    text += ` — ${winsText(winners[0])}`;
+  } else text = winsText(winners[0]);
   const reason = result.reason_label ?? gameReasons[result.reason]
     ?? (REASONS[result.reason] ? t(REASONS[result.reason]) : "");
   if (reason && reason.toLowerCase() !== text.toLowerCase()) text += ` (${reason})`;
@@ -174,25 +180,36 @@ function renderStatus() {
   line.classList.toggle("my-turn", isMyTurn(match));
   if (match.status === "waiting") line.textContent = t("Waiting for players to join");
   else if (match.status === "aborted") line.textContent = t("Game aborted");
-  else if (match.status === "finished") line.textContent = t("Game over");
+  else if (match.status === "finished") line.textContent = ""; // the result banner says it
   else if (match.to_move === match.your_seat) line.textContent = t("Your turn");
-  else line.textContent = t("Waiting for {name}", { name: playerName(match.to_move) });
+  else if (isBotSeat(match, match.to_move)) {
+    line.textContent = t("{bot} is thinking…", { bot: playerName(match.to_move) });
+    line.classList.add("thinking");
+  } else line.textContent = t("Waiting for {name}", { name: playerName(match.to_move) });
+  if (!isBotSeat(match, match.to_move) || match.status !== "active") line.classList.remove("thinking");
   const banner = $("result-banner");
   banner.hidden = match.status !== "finished";
   banner.textContent = resultText();
   renderResultSteps();
   refreshActions();
-  $("invite-row").hidden = match.status !== "waiting";
+  $("waiting-box").hidden = match.status !== "waiting";
   const joinForm = document.querySelector(".join-form");
   if (joinForm && match.status !== "waiting") joinForm.hidden = true;
-  const botsForm = document.querySelector(".bots-form");
-  if (botsForm && match.status !== "waiting") botsForm.hidden = true;
 }
 
 function refreshActions() {
   const iHaveMoved = moves.some((record) => record.seat === match.your_seat);
   renderActions($("match-actions"), match, { apply: applyMatch, showError, presence, iHaveMoved });
+  if (afterGameShown !== afterGameKey()) {
+    afterGameShown = afterGameKey();
+    renderAfterGame($("after-game"), match, { apply: applyMatch, showError, moves: () => moves });
+  }
 }
+
+// The after-game bar is rebuilt only when what it shows changes (a "Moves copied" stays put).
+let afterGameShown = null;
+const afterGameKey = () => JSON.stringify([match.status, match.your_seat, match.offers?.rematch ?? null,
+  match.offers?.rematch_match ?? null]);
 
 function renderMoves() {
   refreshActions();

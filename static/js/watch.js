@@ -1,13 +1,16 @@
 // The Watch page: live games as mini boards (each game's own renderer, read-only), players,
 // ratings and spectator counts; kept current over /api/v1/live/ws.
 import { api } from "./api.js";
-import { botBadge, el, LiveSocket, loadRenderer, mountReadOnly, ratingText, socketUrl, t } from "./kit/index.js";
+import { botBadge, el, LiveSocket, loadRenderer, mountReadOnly, socketUrl, t } from "./kit/index.js";
+import { ratingMark, seatName } from "./names.js";
 
 const grid = document.getElementById("live-grid");
 const empty = document.getElementById("no-live");
 const titles = JSON.parse(document.getElementById("game-titles-live")?.textContent || "{}");
 const assets = JSON.parse(document.getElementById("game-boards")?.textContent || "{}");
 const cards = new Map(); // match id -> {root, board, info}
+const filters = document.getElementById("game-filter");
+let shownGame = new URLSearchParams(location.search).get("game") || ""; // "" = every game
 
 const rendererOf = (game) => loadRenderer(assets[game]?.board);
 
@@ -17,8 +20,9 @@ function playersLine(match, module) {
     const item = el("span", { class: "live-player" + (match.to_move === seat.seat ? " to-move" : "") }, line);
     const swatch = el("span", { class: "swatch" }, item);
     swatch.style.background = module.seatInfo?.(match, seat.seat)?.colour ?? "#999";
-    const rating = ratingText(seat.user?.rating);
-    item.append((seat.user?.name ?? "?") + (rating ? ` (${rating})` : ""));
+    item.append(seatName(match, seat.seat, "?"));
+    const rating = ratingMark(seat.user?.rating);
+    if (rating) item.append(rating);
     const bot = botBadge(seat.user);
     if (bot) item.append(" ", bot);
   }
@@ -37,7 +41,8 @@ async function upsert(match) {
   const module = await rendererOf(match.game);
   let card = cards.get(match.id);
   if (!card) {
-    const root = el("a", { class: "live-card", href: `/m/${match.id}`, "data-match": match.id });
+    const root = el("a", { class: "live-card", href: `/m/${match.id}`, "data-match": match.id, "data-game": match.game });
+    el("h2", { class: "live-title" }, root, titles[match.game] ?? match.game);
     const boardBox = el("div", { class: "live-board" }, root);
     const info = el("div", { class: "live-info" }, root);
     grid.prepend(root);
@@ -50,17 +55,40 @@ async function upsert(match) {
   const ply = t("move {ply}", { ply: match.ply });
   const watching = t("{n} watching", { n: spectators });
   const watchers = el("div", { class: "muted small live-watchers", "data-spectators": spectators }, null,
-    [titles[match.game] ?? match.game, ply, watching].join(" · "));
+    [ply, watching].join(" · "));
   card.info.replaceChildren(playersLine(match, module), watchers);
   card.root.dataset.ply = String(match.ply);
   refreshEmpty();
 }
 
 function refreshEmpty() {
-  empty.hidden = cards.size > 0;
+  let visible = 0;
+  for (const card of cards.values()) {
+    card.root.hidden = shownGame !== "" && card.root.dataset.game !== shownGame;
+    if (!card.root.hidden) visible += 1;
+  }
+  empty.hidden = visible > 0;
+}
+
+// The game filter: one button per game (and "All games"), kept in the address as ?game=.
+function wireFilter() {
+  for (const button of filters?.querySelectorAll("button[data-game]") ?? []) {
+    button.setAttribute("aria-pressed", String(button.dataset.game === shownGame));
+    button.addEventListener("click", () => {
+      shownGame = button.dataset.game;
+      for (const other of filters.querySelectorAll("button[data-game]")) {
+        other.setAttribute("aria-pressed", String(other === button));
+      }
+      const url = new URL(location.href);
+      if (shownGame) url.searchParams.set("game", shownGame); else url.searchParams.delete("game");
+      history.replaceState(null, "", url);
+      refreshEmpty();
+    });
+  }
 }
 
 async function start() {
+  wireFilter();
   new LiveSocket(socketUrl("/api/v1/live/ws"), {
     onMessage(message) { if (message.type === "match") upsert(message); },
     onStatus(live) { grid.dataset.live = live ? "yes" : "no"; },

@@ -1,0 +1,7 @@
+"""Tournaments: Swiss, arena and duplicate Town events (issue 21).
+
+- ``pairing``   pure pairing and scoring (networkx matching; no database, no web);
+- ``models``    the tables;
+- ``service``   use cases: create, join, withdraw, read standings;
+- ``scheduler`` what the background job does: start, pair rounds, record results, finish.
+"""

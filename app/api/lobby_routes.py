@@ -51,7 +51,8 @@ def quick_play(body: schemas.QuickPlayIn, user: CurrentUser, lobby: Lobby) -> di
 @router.post("/challenges", response_model=schemas.SeekOut, status_code=201,
              dependencies=[Depends(rate_limit("challenges"))])
 def challenge(body: schemas.ChallengeIn, user: CurrentUser, lobby: Lobby) -> dict[str, Any]:
-    return lobby.challenge(user, body.user, body.game, body.options, body.rated, body.time_control)
+    return lobby.challenge(user, body.user, body.game, body.options, body.rated, body.time_control,
+                           body.seat)
 
 
 @router.get("/challenges", response_model=list[schemas.SeekOut])

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Query, Request
 
 from app.api import schemas
 from app.api.deps import CurrentUser, Matches, SessionDep, Viewer
@@ -37,6 +37,15 @@ def login(body: schemas.LoginIn, session: SessionDep, request: Request) -> dict[
     with login_guard(request, body.username):
         user, token = accounts.authenticate(session, body.username, body.password)
     return {"token": token, "user": user.public()}
+
+
+@router.get("/users", tags=["people"])
+def search_users(session: SessionDep,
+                 q: Annotated[str, Query(max_length=50, description="Part of a username or name")] = ""
+                 ) -> list[dict[str, Any]]:
+    """Accounts and bots whose username or name contains `q` (case-insensitive), exact and prefix
+    matches first, at most 20: find someone to challenge (`POST /api/v1/challenges`)."""
+    return profiles.search_users(session, q)
 
 
 @router.get("/users/{name}", tags=["people"])

@@ -177,6 +177,7 @@ class ChallengeIn(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     rated: bool = False
     time_control: TimeControl | None = None
+    seat: Seat = Field(default="random", description="Your seat (0 = first player) or random.")
 
 
 class QuickPlayIn(BaseModel):

@@ -216,7 +216,9 @@ class LobbyService:
 
     def challenge(self, user: Identity, target_name: str, game: str,
                   options: dict[str, Any] | None = None, rated: bool = False,
-                  time_control: dict[str, Any] | None = None) -> dict[str, Any]:
+                  time_control: dict[str, Any] | None = None,
+                  seat: int | str = "random") -> dict[str, Any]:
+        """Challenge a named player; ``seat`` is the challenger's (0 = first player, or "random")."""
         level = level_of(target_name.lower())
         if level is not None:  # a built-in bot exists from its first game on
             ensure_bot_user(self.session, level)
@@ -229,7 +231,7 @@ class LobbyService:
             raise Forbidden(f"{target.name} does not accept your challenges.", code="blocked")
         if rated and target.kind not in RATED_KINDS:
             raise Invalid("Rated games are for accounts.", code="rated_needs_account")
-        created = self.create_seek(user, game, options, None, rated, time_control, "random",
+        created = self.create_seek(user, game, options, None, rated, time_control, seat,
                                    kind="challenge", target=target)
         if target.kind == "bot" and level_of(target.username) is not None:
             return self.accept(created["id"], identity_of(target))  # built-in bots always accept

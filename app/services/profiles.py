@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import case, func, or_, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Match, MatchPlayer, Rating, User
@@ -73,6 +73,37 @@ def games_in_play(session: Session, user_id: int) -> list[dict[str, Any]]:
                       "opponents": [s.name or "…" for s in record.seats if s.user_id != user_id]})
     games.sort(key=lambda g: not g["your_turn"])
     return games
+
+
+SEARCH_LIMIT = 20
+
+
+def search_users(session: Session, query: str, limit: int = SEARCH_LIMIT) -> list[dict[str, Any]]:
+    """Accounts and bots whose username or name contains ``query`` (case-insensitive), exact and
+    prefix matches first: how a player finds someone to challenge (guests cannot be challenged).
+    """
+    text = query.strip().lower()
+    if not text or "\x00" in text:  # PostgreSQL refuses NUL in a query; nobody's name holds one
+        return []
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    username, name = func.lower(User.username), func.lower(User.name)
+
+    def like(column: Any, pattern: str) -> Any:
+        return column.like(pattern, escape="\\")
+
+    closeness = case(
+        (or_(username == text, name == text), 0),
+        (or_(like(username, f"{escaped}%"), like(name, f"{escaped}%")), 1),
+        else_=2)
+    users = session.scalars(
+        select(User)
+        .where(User.kind.in_(("account", "bot")),
+               or_(like(username, f"%{escaped}%"), like(name, f"%{escaped}%")))
+        .order_by(closeness, func.coalesce(username, name), User.id)
+        .limit(limit)).all()
+    return [{"id": u.id, "name": u.name, "username": u.username, "kind": u.kind,
+             "builtin_bot": u.kind == "bot" and level_of(u.username) is not None}
+            for u in users]
 
 
 def find_user_id(session: Session, name: str) -> int:

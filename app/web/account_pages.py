@@ -11,10 +11,17 @@ from app.auth import identities
 from app.db.one_hop import OneHopRoute
 from app.ratelimit import RateLimited, client_address, limiter_for, login_guard
 from app.services import accounts, profiles, ratings
-from app.services.errors import ServiceError
+from app.services.errors import NotFound, ServiceError
 from app.web import i18n
 from app.web.forms import check_csrf, page_viewer
-from app.web.pages import safe_next
+from app.web.pages import (
+    CLOCK_PRESETS,
+    clock_from_form,
+    option_fields,
+    options_from_form,
+    safe_next,
+    seat_from_form,
+)
 from app.web.templating import render
 from games import registry
 
@@ -91,21 +98,35 @@ def logout(request: Request, csrf: str = Form("")) -> Response:
 def profile_page(name: str, request: Request, session: SessionDep) -> Response:
     page_viewer(request, session)
     data = profiles.profile(session, profiles.find_user_id(session, name))
-    return render(request, "profile.html", profile=data,
-                  games=[g.describe() for g in registry.all_games()])
+    games = [{**g.describe(), "fields": option_fields(g.id)} for g in registry.all_games()]
+    return render(request, "profile.html", profile=data, games=games, clock_presets=CLOCK_PRESETS)
+
+
+@router.get("/players")
+def players_page(request: Request, session: SessionDep, q: str = "") -> Response:
+    """Find a player by (part of) their name, to open their profile and challenge them."""
+    viewer = page_viewer(request, session)
+    query = q[:50]
+    found = profiles.search_users(session, query) if query.strip() else []
+    return render(request, "players.html", query=query, found=found, viewer_id=viewer.id if viewer else None)
 
 
 @router.post("/u/{name}/challenge")
-def challenge_user(name: str, request: Request, session: SessionDep, lobby: Lobby,
-                   csrf: str = Form(""), game: str = Form(""),
-                   rated: str | None = Form(None)) -> Response:
-    check_csrf(request, csrf)
-    game = game or registry.first().id
+async def challenge_user(name: str, request: Request, session: SessionDep, lobby: Lobby) -> Response:
+    """The profile's challenge form: game, clock, the game's options, your colour, rated."""
+    form = dict(await request.form())
+    check_csrf(request, str(form.get("csrf", "")))
+    game = str(form.get("game", "")) or registry.first().id
     viewer = page_viewer(request, session)
     if viewer is None:
         return RedirectResponse(f"/login?next=/u/{name}", status_code=303)
+    try:
+        registry.get(game)
+    except registry.UnknownGame:
+        raise NotFound(i18n.gettext("There is no such game."), code="no_game") from None
     limiter_for(request.app).enforce("challenges", f"u:{viewer.id}")
-    lobby.challenge(viewer, name, game, None, rated is not None)
+    lobby.challenge(viewer, name, game, options_from_form(game, form, f"{game}:"),
+                    form.get("rated") is not None, clock_from_form(form), seat_from_form(form))
     return RedirectResponse("/#lobby", status_code=303)
 
 

@@ -75,10 +75,12 @@ def _resolve(spec: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
     return spec
 
 
-def _options_from_form(game_id: str, form: dict[str, Any]) -> dict[str, Any]:
+def options_from_form(game_id: str, form: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """The game's options from a form's ``<prefix>opt_<name>`` fields (a form offering several
+    games prefixes each game's fields with ``<game>:``)."""
     options: dict[str, Any] = {}
     for field in option_fields(game_id):
-        raw = form.get(OPTION_PREFIX + field["name"])
+        raw = form.get(prefix + OPTION_PREFIX + field["name"])
         if field["kind"] == "checkbox":
             options[field["name"]] = raw is not None
         elif raw is None or raw == "":
@@ -89,6 +91,15 @@ def _options_from_form(game_id: str, form: dict[str, Any]) -> dict[str, Any]:
         else:
             options[field["name"]] = int(raw) if str(raw).lstrip("-").isdigit() else raw
     return options
+
+
+def seat_from_form(form: dict[str, Any]) -> int | str:
+    raw = str(form.get("seat", "0"))
+    return "random" if raw == "random" else int(raw) if raw.isdigit() else 0
+
+
+def clock_from_form(form: dict[str, Any]) -> dict[str, Any] | None:
+    return CLOCK_PRESETS.get(str(form.get("clock", "none")), CLOCK_PRESETS["none"])[1]
 
 
 @router.get("/")
@@ -128,12 +139,11 @@ async def create_from_form(request: Request, session: SessionDep, matches: Match
         registry.get(game_id)
     except registry.UnknownGame:
         raise NotFound(i18n.gettext("There is no such game."), code="no_game") from None
-    seat_raw = str(form.get("seat", "0"))
-    seat: int | str = "random" if seat_raw == "random" else int(seat_raw or 0)
+    seat = seat_from_form(form)
     players_raw = str(form.get("players", "") or "")
     players = int(players_raw) if players_raw.isdigit() else None
-    options = _options_from_form(game_id, form)
-    time_control = CLOCK_PRESETS.get(str(form.get("clock", "none")), CLOCK_PRESETS["none"])[1]
+    options = options_from_form(game_id, form)
+    time_control = clock_from_form(form)
     limiter_for(request.app).enforce("seeks" if form.get("mode") == "lobby" else "matches", f"u:{user.id}")
     if form.get("mode") == "lobby":
         lobby.create_seek(user, game_id, options, players, rated=form.get("rated") is not None,

@@ -98,3 +98,16 @@ test("rating: provisional ratings carry a question mark", () => {
   assert.equal(ratingText({ display: 1500, provisional: true }), "1500?");
   assert.equal(ratingText(null), "");
 });
+
+test("names: built-in bots sharing a match are numbered; people keep their names", () => {
+  const bot = { id: 7, name: "Bot (easy)", kind: "bot" };
+  const match = { seats: [{ seat: 0, user: bot }, { seat: 1, user: { id: 1, name: "Aiko", kind: "guest" } },
+    { seat: 2, user: bot }] };
+  assert.equal(playerName(match, 0), "Bot 1 (easy)");
+  assert.equal(playerName(match, 2), "Bot 2 (easy)");
+  assert.equal(playerName(match, 1), "Aiko");
+  const alone = { seats: [{ seat: 0, user: { id: 8, name: "Bot (hard)", kind: "bot" } }] };
+  assert.equal(playerName(alone, 0), "Bot (hard)");
+  const account = { seats: [{ seat: 0, user: { id: 9, name: "Bot (hard)", kind: "account" } }] };
+  assert.equal(playerName(account, 0), "Bot (hard)", "only programs are read as built-in bots");
+});

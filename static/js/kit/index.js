@@ -2,7 +2,7 @@
 //
 //   dom.js       el(tag, attrs, parent, text), svg(...), pressable(node, label, action)
 //   i18n.js      t("English msgid", {values}), N_(msgid), errorText({code, message}), sentences()
-//   turn.js      isMyTurn(match), myMoves(match, readOnly), playerName(match, seat)
+//   turn.js      isMyTurn(match), myMoves(match, readOnly), playerName(match, seat), isBotSeat(match, seat)
 //   grid.js      squareGrid({files, ranks, pitch, margin, flipped}) -> {at, cell, labels, size, …}
 //   clicks.js    clickStep(view.clicks, path), buttonMoves(legal, clicks): what a click plays
 //   controls.js  hintLine(parent).say(text), moveButtons(container, moves, {submit, label})

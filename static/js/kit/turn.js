@@ -1,4 +1,8 @@
-// Whose turn it is, from a match payload (pure).
+// Whose turn it is, from a match payload (pure), and the players' names as pages show them.
+import { N_, t } from "./i18n.js";
+
+const BUILTIN_BOT = /^Bot \((easy|medium|hard)\)$/;
+const BOT_LEVELS = { easy: N_("easy"), medium: N_("medium"), hard: N_("hard") };
 
 /** Whether the viewer may move now: the game is in play and the seat to move is theirs. */
 export function isMyTurn(match) {
@@ -6,9 +10,27 @@ export function isMyTurn(match) {
     && match.your_seat !== undefined && match.to_move === match.your_seat;
 }
 
-/** The display name of a seat's player, or `fallback` for an open seat. */
+/**
+ * The display name of a seat's player, or `fallback` for an open seat. Built-in bots ("Bot (easy)"
+ * is stored) read in the page's language, and a player holding several seats is numbered:
+ * "Bot 1 (easy)", "Bot 2 (easy)" (issue 18: "Bot (easy) wins" did not say which).
+ */
 export function playerName(match, seat, fallback = "—") {
-  return match?.seats?.[seat]?.user?.name ?? fallback;
+  const user = match?.seats?.[seat]?.user;
+  if (!user) return fallback;
+  const sharing = user.id == null ? [] : match.seats.filter((s) => s.user && s.user.id === user.id);
+  const number = sharing.length > 1 ? sharing.findIndex((s) => s.seat === seat) + 1 : null;
+  const level = user.kind === "bot" ? BUILTIN_BOT.exec(user.name ?? "")?.[1] : undefined;
+  if (level) {
+    const values = { n: number, level: t(BOT_LEVELS[level]) };
+    return number ? t("Bot {n} ({level})", values) : t("Bot ({level})", values);
+  }
+  return number ? `${user.name} ${number}` : user.name;
+}
+
+/** Whether a program holds the seat: Japanese drops the honorific after a bot's name. */
+export function isBotSeat(match, seat) {
+  return match?.seats?.[seat]?.user?.kind === "bot";
 }
 
 /** Legal moves the viewer may play now (none when it is not their turn or the board is read-only). */

@@ -1,0 +1,135 @@
+"""What a newcomer trips on (issue 18), in the browser: the end screen explains Stairs' result
+step by step in both languages, the after-game buttons, the phone lobby shows the clock, a player
+found by search gets a challenge with a clock and a colour, and Watch filters by game."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import screenshot
+from tests.browser.test_lobby import _sign_up
+
+pytestmark = pytest.mark.browser
+
+# A whole Stairs game (found by random play) decided by the third step: both players top two
+# stacks of height 3; dark's second piece got there at move 20, light's only at move 21.
+FIRST_TO_TOP = ["d4-e4", "c2-b2", "e5-f6", "f1-e1", "a5-b6", "b5-b4", "c5-c4", "e2-d1", "e3-f3",
+                "d5-d6", "a1-a2", "d3-d2", "a3-a4", "b3-c3", "c1-b1", "f5-f4", "e4-f3", "e1-d2",
+                "e1-f2", "b4-c4", "b1-b2"]
+
+
+def _guests(api: httpx.Client, *names: str) -> list[dict[str, str]]:
+    tokens = [api.post("/api/v1/guests", json={"name": name}).json()["token"] for name in names]
+    return [{"Authorization": f"Bearer {token}"} for token in tokens]
+
+
+def _finished_stairs(base: str) -> str:
+    api = httpx.Client(base_url=base)
+    light, dark = _guests(api, "Alice", "Dev")
+    match_id = api.post("/api/v1/matches", json={"game": "stairs", "seat": 0}, headers=light).json()["id"]
+    api.post(f"/api/v1/matches/{match_id}/join", headers=dark)
+    for ply, move in enumerate(FIRST_TO_TOP):
+        answer = api.post(f"/api/v1/matches/{match_id}/moves", json={"move": move, "ply": ply},
+                          headers=(light, dark)[ply % 2])
+        assert answer.status_code == 200, answer.text
+    assert answer.json()["result"]["reason"] == "first_to_top"
+    return match_id
+
+
+def test_stairs_end_screen_explains_the_three_steps_in_both_languages(live_server: str, new_page) -> None:  # type: ignore[no-untyped-def]
+    match_id = _finished_stairs(live_server)
+    page = new_page(width=375)
+    moves_requests: list[str] = []
+    page.on("request", lambda request: moves_requests.append(request.url)
+            if request.url.endswith("/moves") else None)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(f"{live_server}/m/{match_id}")
+    page.wait_for_selector('#match[data-status="finished"]')
+    expect(page.locator("#result-banner")).to_contain_text("Dev wins (reached the top height first)")
+    steps = page.locator("#result-steps li")
+    expect(steps).to_have_count(3)
+    expect(steps.nth(0)).to_contain_text("3 high and both players")
+    expect(steps.nth(1)).to_contain_text("2 each")
+    expect(steps.nth(2)).to_contain_text("Dev had 2 at height 3 by move 20, Alice only by move 21")
+    expect(page.locator("#board .mark-win")).to_have_count(2)  # dark's d2 and c4
+    expect(page.locator('#board [data-square="d2"] .mark-win')).to_have_count(1)
+    expect(page.locator("#board .mark-lose")).to_have_count(2)
+    after = page.locator("#after-game")
+    for action in ("new-game", "lobby", "download-moves", "copy-moves"):
+        expect(after.locator(f'[data-action="{action}"]')).to_be_visible()
+    after.locator('[data-action="copy-moves"]').click()
+    expect(after.locator('[data-action="copy-moves"]')).to_have_text("Moves copied")
+    assert page.evaluate("navigator.clipboard.readText()").startswith("1. d4-e4\n2. c2-b2\n")
+    page.locator('#replay [data-step="previous"]').click()
+    expect(page.locator("#board .mark-win")).to_have_count(0)  # the marks belong to the final position
+    screenshot(page, "stairs-result-steps-375")
+    assert len(moves_requests) == 1, moves_requests  # the move list is fetched once
+
+    japanese = new_page(locale="ja-JP")
+    japanese.goto(f"{live_server}/m/{match_id}")
+    japanese.wait_for_selector('#match[data-status="finished"]')
+    expect(japanese.locator("#result-banner")).to_contain_text("最高の高さに先に到達")
+    expect(japanese.locator("#result-steps li").nth(2)).to_contain_text("3. 先に到達した方：Dev は 20 手目")
+    expect(japanese.locator('#after-game [data-action="lobby"]')).to_have_text("ロビーに戻る")
+    assert page.js_errors == [] and japanese.js_errors == []
+
+
+def test_the_phone_lobby_shows_the_clock_and_that_your_seek_waits(live_server: str, new_page) -> None:  # type: ignore[no-untyped-def]
+    phone = new_page(width=375)
+    _sign_up(phone, live_server, "clockseeker")
+    form = phone.locator("#create-sight")
+    form.locator('select[name="clock"]').select_option("rt:5:3")
+    form.locator('button[value="lobby"]').click()
+    phone.wait_for_selector('#lobby[data-live="yes"]')
+    expect(phone.locator("#my-seek-status")).to_be_visible()
+    row = phone.locator("#seek-rows tr.mine")
+    expect(row.locator(".mode-inline")).to_be_visible()
+    expect(row.locator(".mode-inline")).to_have_text("Casual · 5+3")
+    screenshot(phone, "lobby-clock-375")
+    row.get_by_role("button", name="Cancel").click()
+    expect(phone.locator("#my-seek-status")).to_be_hidden()
+
+
+def test_a_player_found_by_search_gets_a_challenge_with_clock_and_colour(live_server: str, new_page) -> None:  # type: ignore[no-untyped-def]
+    kaede, riku = new_page(), new_page(width=375)
+    _sign_up(kaede, live_server, "kaede18")
+    _sign_up(riku, live_server, "riku18")
+    riku.locator(".find-player input").fill("kaede1")
+    riku.locator(".find-player button").click()
+    riku.locator("#player-results li", has_text="@kaede18").get_by_role("link", name="Challenge").click()
+    form = riku.locator("#challenge-form")
+    form.locator('select[name="game"]').select_option("stairs")
+    expect(form.locator('fieldset[data-game="stairs"]')).to_be_visible()
+    expect(form.locator('fieldset[data-game="scalas"]')).to_be_hidden()
+    form.locator('select[name="clock"]').select_option("rt:3:2")
+    form.locator('select[name="seat"]').select_option("1")
+    form.get_by_role("button", name="Send challenge").click()
+    riku.wait_for_selector('#lobby[data-live="yes"]')
+    row = kaede.locator('#seek-rows tr[data-kind="challenge"]')
+    expect(row).to_contain_text("3+2")  # arrived live on kaede's lobby
+    row.get_by_role("button", name="Accept").click()
+    for page in (kaede, riku):
+        page.wait_for_url(re.compile(r".*/m/\w+$"))
+        page.wait_for_selector('#match[data-status="active"]')
+    expect(riku.locator("#seats li").nth(1)).to_contain_text("riku18")  # the colour asked for
+    assert kaede.js_errors == [] and riku.js_errors == []
+
+
+def test_watch_filters_by_game(live_server: str, new_page) -> None:  # type: ignore[no-untyped-def]
+    api = httpx.Client(base_url=live_server)
+    first, second = _guests(api, "F1", "F2")
+    match_id = api.post("/api/v1/matches", json={"game": "scalas", "seat": 0}, headers=first).json()["id"]
+    api.post(f"/api/v1/matches/{match_id}/join", headers=second)
+    watcher = new_page(width=375)
+    watcher.goto(f"{live_server}/watch?game=sight")
+    card = watcher.locator(f'.live-card[data-match="{match_id}"]')
+    expect(card).to_be_attached()
+    expect(card).to_be_hidden()
+    watcher.locator('#game-filter button[data-game="scalas"]').click()
+    expect(card).to_be_visible()
+    expect(card.locator(".live-title")).to_have_text("Scalas")
+    assert "game=scalas" in watcher.url

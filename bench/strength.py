@@ -1,9 +1,18 @@
-"""Bot strength: win rates of one level against another over seeded games, printed as a table.
+"""Bot strength: win rates of one level against others over seeded games, printed as a table.
 
-Run by hand: ``.venv/bin/python bench/strength.py [--games 20] [--game stairs] [--jobs 2]
-[--hard-seconds 2.0] [--pairing hard:random]``. Each pairing plays N games per game; the two sides
-swap seats every game so each plays each seat equally. A shared win counts half a win; the rate is
-the first level's. ``--hard-seconds`` shortens hard's clock for quick runs (the real budget is 2 s).
+Run by hand: ``.venv/bin/python bench/strength.py [--games 40] [--game town3] [--jobs 2]
+[--hard-iterations 1000] [--pairing hard:random]``. In a pairing ``A:B`` one seat plays level A and
+every other seat level B (Town with 3 or 4 players: one A against two or three Bs); A's seat
+rotates every game so it plays each seat equally. A shared win counts 1/k for k winners; the rate
+is A's. Each setup also prints ``random:random``, the random baseline (what a seat wins by luck and
+seat order: 50 % in two-player games, about 1/n in Town), measured in the same run.
+
+Budgets: ``--hard-iterations N`` replaces hard's clock (2 s a move) by exactly N MCTS iterations a
+move, so a run is reproducible on a loaded machine (a seeded search with an iteration budget
+chooses the same move every time); ``--hard-seconds`` only shortens the clock. ``--baseline LEVEL``
+adds LEVEL (``hard-plain``: hard's budget with uniformly random playouts, i.e. without the games'
+playout hints) as a second challenger against the same opponents, so every figure sits beside its
+baseline measured in the same run.
 """
 
 from __future__ import annotations
@@ -20,21 +29,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from games import registry
 from games.bots import LEVELS, Level, choose_move
 
-SETUPS = {
-    "stairs": ("stairs", 2, {}),
-    "sight": ("sight", 2, {}),
-    "scalas": ("scalas 5x5", 2, {"size": 5}),
-    "town": ("town 2p", 2, {}),
+SETUPS: dict[str, tuple[str, str, int, dict]] = {
+    "stairs": ("stairs", "stairs", 2, {}),
+    "sight": ("sight", "sight", 2, {}),
+    "scalas": ("scalas 5x5", "scalas", 2, {"size": 5}),
+    "town": ("town 2p", "town", 2, {}),
+    "town3": ("town 3p", "town", 3, {}),
+    "town4": ("town 4p", "town", 4, {}),
 }
-PAIRINGS = [("hard", "random"), ("hard", "easy"), ("hard", "medium")]
+PAIRINGS = [("hard", "random"), ("hard", "easy")]
 
 
 def play_game(
-    game_id: str, options: dict, seats: tuple[Level, Level], seed: int
-) -> tuple[tuple[float, float], float, int]:
-    """One game between ``seats[0]`` (seat 0) and ``seats[1]``: (score per seat, seconds, plies)."""
+    game_id: str, players: int, options: dict, seats: tuple[Level, ...], seed: int
+) -> tuple[tuple[float, ...], float, int]:
+    """One game, ``seats[i]`` playing seat i: (score per seat, seconds, plies)."""
     game = registry.get(game_id)
-    state = game.new_state(players=2, options=options, seed=seed)
+    state = game.new_state(players=players, options=options, seed=seed)
     start = time.perf_counter()
     plies = 0
     while not state.is_over:
@@ -44,49 +55,71 @@ def play_game(
         plies += 1
     result = state.result
     assert result is not None
-    share = 1 / len(result.winners) if result.winners else 0.5
-    winners = result.winners or (0, 1)
-    scores = (share if 0 in winners else 0.0, share if 1 in winners else 0.0)
+    winners = result.winners or tuple(range(players))  # a draw shares the win
+    scores = tuple(1 / len(winners) if seat in winners else 0.0 for seat in range(players))
     return scores, time.perf_counter() - start, plies
 
 
-def run_match(args: tuple[str, dict, Level, Level, int]) -> tuple[float, float, int]:
-    """Game ``index`` of a pairing; sides alternate seats: (first level's score, seconds, plies)."""
-    game_id, options, first, second, index = args
-    seats = (first, second) if index % 2 == 0 else (second, first)
-    scores, seconds, plies = play_game(game_id, options, seats, seed=index)
-    return scores[index % 2], seconds, plies
+def run_match(args: tuple[str, int, dict, Level, Level, int]) -> tuple[float, float, int]:
+    """Game ``index`` of a pairing: the first level sits at seat ``index % players``, the second
+    level everywhere else: (first level's score, seconds, plies)."""
+    game_id, players, options, first, second, index = args
+    mine = index % players
+    seats = tuple(first if seat == mine else second for seat in range(players))
+    scores, seconds, plies = play_game(game_id, players, options, seats, seed=index)
+    return scores[mine], seconds, plies
+
+
+def levels_for(args: argparse.Namespace) -> dict[str, Level]:
+    levels = dict(LEVELS)
+    hard = levels["hard"]
+    if args.hard_iterations is not None:
+        hard = dataclasses.replace(hard, max_iterations=args.hard_iterations, seconds=None)
+    elif args.hard_seconds is not None:
+        hard = dataclasses.replace(hard, seconds=args.hard_seconds)
+    levels["hard"] = hard
+    levels["hard-plain"] = dataclasses.replace(hard, name="hard-plain", heuristics=False)
+    return levels
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=20, help="games per pairing per game")
+    parser.add_argument("--games", type=int, default=40, help="games per pairing per setup")
     parser.add_argument("--game", choices=sorted(SETUPS), action="append")
-    parser.add_argument("--pairing", action="append", help="e.g. hard:random (default: all three)")
+    parser.add_argument("--pairing", action="append", help="e.g. hard:random (default: hard "
+                        "against random and against easy)")
     parser.add_argument("--hard-seconds", type=float, default=None)
+    parser.add_argument("--hard-iterations", type=int, default=None)
+    parser.add_argument("--baseline", default=None, help="a second challenger, e.g. hard-plain")
+    parser.add_argument("--no-random-baseline", action="store_true")
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel")
     args = parser.parse_args()
-    levels = dict(LEVELS)
-    if args.hard_seconds is not None:
-        levels["hard"] = dataclasses.replace(levels["hard"], seconds=args.hard_seconds)
+    levels = levels_for(args)
     pairings = [tuple(p.split(":")) for p in args.pairing] if args.pairing else PAIRINGS
+    if args.baseline:
+        pairings = [pair for first, second in pairings
+                    for pair in ((first, second), (args.baseline, second))]
+    if not args.no_random_baseline:
+        pairings = [("random", "random"), *pairings]
     hard = levels["hard"]
-    print(f"hard = {hard.seconds} s / {hard.max_iterations} iterations a move; {args.games} games")
-    print(f"{'setup':<12} {'pairing':<16} {'win rate':>9} {'score':>9} {'s/game':>7} {'plies':>6}")
+    budget = (f"{hard.max_iterations} iterations" if hard.seconds is None
+              else f"{hard.seconds} s / {hard.max_iterations} iterations")
+    print(f"hard = {budget} a move; {args.games} games a pairing")
+    print(f"{'setup':<12} {'pairing':<20} {'win rate':>9} {'score':>11} {'s/game':>7} "
+          f"{'plies':>6}")
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for game_id in args.game or list(SETUPS):
-            label, _, options = SETUPS[game_id]
+        for key in args.game or list(SETUPS):
+            label, game_id, players, options = SETUPS[key]
             for first, second in pairings:
-                jobs = [
-                    (game_id, options, levels[first], levels[second], i) for i in range(args.games)
-                ]
+                jobs = [(game_id, players, options, levels[first], levels[second], i)
+                        for i in range(args.games)]
                 outcomes = list(pool.map(run_match, jobs))
                 won = sum(score for score, _, _ in outcomes)
                 seconds = sum(s for _, s, _ in outcomes) / len(outcomes)
                 plies = sum(p for _, _, p in outcomes) / len(outcomes)
                 print(
-                    f"{label:<12} {first + ' v ' + second:<16} {won / len(outcomes):>8.0%} "
-                    f"{won:>4.1f}/{len(outcomes):<4d} {seconds:>7.1f} {plies:>6.1f}",
+                    f"{label:<12} {first + ' v ' + second:<20} {won / len(outcomes):>8.1%} "
+                    f"{won:>5.1f}/{len(outcomes):<5d} {seconds:>7.1f} {plies:>6.1f}",
                     flush=True,
                 )
 

@@ -17,13 +17,42 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
+COMMON_ILLEGAL: dict[str, str] = {
+    "illegal": "{move} is not a legal move here",
+    "game_over": "the game is over",
+    "not_a_move": "{move} is not a move",
+}
+"""Reasons any game may give (the default ``parse_move`` gives them): code -> English template.
+Their Japanese is in the site's catalog (app/services/why.py marks them); a game's own reasons
+are in its ``words.illegal``."""
+
 
 class IllegalMove(ValueError):
-    """A move the rules do not allow here; ``reason`` is a readable sentence for the player."""
+    """A move the rules do not allow here.
 
-    def __init__(self, reason: str) -> None:
+    ``reason`` is the readable English sentence for the player (what older code read); ``code``
+    names the rule (a key of the game's ``words.illegal`` or of :data:`COMMON_ILLEGAL`) and
+    ``params`` fill its template, so a client can show the reason in the player's language:
+    ``words.illegal[code].format(**params) == reason``. Params are names of squares, cards and
+    moves or numbers: never words that would need a translation.
+    """
+
+    def __init__(
+        self, reason: str, code: str = "illegal", params: Mapping[str, Any] | None = None
+    ) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.code = code
+        self.params: dict[str, Any] = dict(params or {})
+
+    @classmethod
+    def of(cls, words: GameWords | None, code: str, **params: Any) -> IllegalMove:
+        """The reason ``code`` of a game (its ``words.illegal``, else a common one), filled in."""
+        template = (words.illegal.get(code) if words is not None else None) or COMMON_ILLEGAL[code]
+        return cls(template.format(**params), code, params)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "params": dict(self.params)}
 
 
 def move_key(text: str) -> str:
@@ -48,6 +77,8 @@ class GameWords:
     ``options``: option name -> label. ``choices``: option choice value -> label.
     ``reasons``: ``Result.reason`` code -> label. ``former_reasons``: reason text that older
     versions stored in finished games -> today's code, so old records still get a label.
+    ``illegal``: :class:`IllegalMove` code -> English template with ``{param}`` fields (the
+    translation keeps the same fields).
     (The board's own words are msgids in its script, ``static/games/<id>/board.js``.)
     """
 
@@ -56,11 +87,12 @@ class GameWords:
     choices: Mapping[str, str] = field(default_factory=dict)
     reasons: Mapping[str, str] = field(default_factory=dict)
     former_reasons: Mapping[str, str] = field(default_factory=dict)
+    illegal: Mapping[str, str] = field(default_factory=dict)
 
     def all(self) -> list[str]:
         """Every English word, once each, in declaration order."""
         words = [self.title, *self.options.values(), *self.choices.values(),
-                 *self.reasons.values()]
+                 *self.reasons.values(), *self.illegal.values()]
         return list(dict.fromkeys(words))
 
 
@@ -192,7 +224,7 @@ class State(ABC):
         overrides it for speed or for more helpful reasons.
         """
         if not isinstance(text, str):
-            raise IllegalMove(f"{text!r} is not a move")
+            raise IllegalMove.of(None, "not_a_move", move=repr(text))
         legal = self.legal_moves()
         if text in legal:
             return text
@@ -201,8 +233,20 @@ class State(ABC):
             if move_key(move) == wanted:
                 return move
         if not legal:
-            raise IllegalMove("the game is over")
-        raise IllegalMove(f"{text!r} is not a legal move here")
+            raise IllegalMove.of(None, "game_over")
+        raise IllegalMove.of(None, "illegal", move=text)
+
+    def why_not(self, move: str) -> IllegalMove | None:
+        """Why ``move`` cannot be played here, or ``None`` when it can. ``move`` may also be the
+        first part of a move a board builds in two taps (a Stairs or Sight piece to move): then
+        ``None`` means the piece may be picked up. Never changes the state, and says nothing
+        the player to move could not see (no hidden card). The default knows whole moves only.
+        """
+        try:
+            self.parse_move(move)
+        except IllegalMove as error:
+            return error
+        return None
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and self.to_json() == other.to_json()  # type: ignore[attr-defined]

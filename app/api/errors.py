@@ -94,7 +94,7 @@ def install_error_handlers(app: FastAPI, render_page_error: object = None) -> No
         if wants_page(request):
             response = render_page_error(request, status, error.message)  # type: ignore[operator]
         else:
-            response = error_response(status, error.code, error.message)
+            response = error_response(status, error.code, error.message, **error.extra)
         retry_after = getattr(error, "retry_after_seconds", None)  # ServerBusy, RateLimited
         if retry_after is not None:
             response.headers["Retry-After"] = str(retry_after)

@@ -154,3 +154,7 @@ router.include_router(chat_router)
 from app.api.notice_routes import router as notice_router  # noqa: E402 (issue 17: my games)
 
 router.include_router(notice_router)
+
+from app.api.why_routes import router as why_router  # noqa: E402 (issue 20: "why not here")
+
+router.include_router(why_router)

@@ -24,6 +24,7 @@ from app.db.models import Match, MatchPlayer, Move
 from app.match import clocks, results, store
 from app.match.records import MatchRecord, record_of
 from app.match.store import Publish
+from app.services import why
 from app.services.errors import Conflict, Forbidden, Invalid, NotFound
 from app.services.identity import Identity
 from app.timesource import now
@@ -283,7 +284,7 @@ class MatchService:
             canonical = state.parse_move(move)
             following = state.play(canonical)
         except IllegalMove as error:
-            raise Invalid(error.reason, code="illegal_move") from None
+            raise why.illegal_move_error(state.game_id, error) from None
         values, rows = self._progress(match, following, [(seat, canonical)],
                                       moment, list(match.eliminated or []))
         return self._commit(match, values, rows)

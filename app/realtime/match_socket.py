@@ -32,6 +32,7 @@ from app.realtime.chat_feed import chat_lines
 from app.realtime.connection import run_jobs
 from app.services.errors import NotFound, ServerBusy, ServiceError, Unauthenticated
 from app.services.identity import Identity
+from app.web import i18n
 
 router = APIRouter()
 
@@ -95,10 +96,15 @@ async def play_from_socket(websocket: WebSocket, match_id: str, viewer: Identity
     if wait is not None:
         return {"type": "error", "id": tag, "code": "rate_limited", "retry_after": wait,
                 "message": f"Too many moves: wait {wait:.0f} s."}
+    # An illegal move's reason comes in the player's language (the HTTP middleware skips sockets).
+    language = i18n.current_language.set(i18n.choose_language(websocket))
     try:
         record = await run_in_threadpool(_play, websocket, match_id, viewer, move, ply)
     except ServiceError as error:
-        return {"type": "error", "id": tag, "code": error.code, "message": error.message}
+        return {"type": "error", "id": tag, "code": error.code, "message": error.message,
+                **error.extra}
+    finally:
+        i18n.current_language.reset(language)
     return {"type": "ack", "id": tag, "ply": record.ply, "version": record.version}
 
 

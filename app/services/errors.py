@@ -9,11 +9,13 @@ from __future__ import annotations
 class ServiceError(Exception):
     code = "error"
 
-    def __init__(self, message: str, code: str | None = None) -> None:
+    def __init__(self, message: str, code: str | None = None,
+                 extra: dict[str, object] | None = None) -> None:
         super().__init__(message)
         self.message = message
         if code is not None:
             self.code = code
+        self.extra: dict[str, object] = dict(extra or {})  # more fields of the JSON error body
 
 
 class NotFound(ServiceError):

@@ -118,16 +118,16 @@ class ScalasState(State):
     def parse_move(self, text: str) -> str:
         """A square ``c3`` (also ``C 3``) or ``pass``, if legal here."""
         if self._to_move is None:
-            raise IllegalMove("the game is over")
+            raise IllegalMove.of(WORDS, "game_over")
         if not isinstance(text, str):
-            raise IllegalMove(f"{text!r} is not a move: write a square like 'c3' or 'pass'")
+            raise IllegalMove.of(WORDS, "not_a_move", move=repr(text))
         index = self._move_index()
         if text in index:
             return text
         canonical = move_key(text)
         if canonical in index:
             return canonical
-        raise IllegalMove(self._why_illegal(text))
+        raise self._why_illegal(text)
 
     def play(self, move: str) -> ScalasState:
         square = self._move_index()[self.parse_move(move)]
@@ -296,25 +296,25 @@ class ScalasState(State):
                 self._index = {PASS: PASS_SQUARE}
         return self._index
 
-    def _why_illegal(self, move: str) -> str:
-        """A readable reason why ``move`` cannot be played here."""
+    def _why_illegal(self, move: str) -> IllegalMove:
+        """Why ``move`` cannot be played here: a reason code with its parameters."""
         text = move_key(move)
         squares = INDEX[self.size]
         if text == PASS:
-            return "you may not pass while you have a legal placement"
+            return IllegalMove.of(WORDS, "pass_not_allowed")
         if text not in squares:
-            return f"{move!r} is not a square of this board (like 'c3') or 'pass'"
+            return IllegalMove.of(WORDS, "not_a_move", move=move)
         if self.pending:
             targets = ", ".join(sorted({NAMES[self.size][s] for s in self.pending}))
-            return f"a forced placement is pending: place on {targets} first"
+            return IllegalMove.of(WORDS, "forced_pending", squares=targets)
         if not self._normal_squares():
-            return "you have no legal placement: you must pass"
+            return IllegalMove.of(WORDS, "must_pass")
         square = squares[text]
         if self.heights[square] == 0 and not self.hands[1 - (self._to_move or 0)]:
-            return "while one hand is empty, cubes may not be placed on an empty square"
+            return IllegalMove.of(WORDS, "empty_closed")
         if not descent_set(self.heights, self.size)[square]:
-            return f"{text} breaks the staircase principle: no way down from it"
-        return f"{text} breaks the staircase principle: no way down from the new cube"
+            return IllegalMove.of(WORDS, "no_way_down", square=text)
+        return IllegalMove.of(WORDS, "breaks_staircase", square=text)
 
     def _tops(self) -> list[int]:
         tops = [0, 0]

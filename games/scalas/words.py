@@ -20,4 +20,14 @@ WORDS = GameWords(
         "more towers topped at a tie-break height": "tiebreak_towers",
         "draw": "draw",
     },
+    illegal={
+        "not_a_move": N_("{move} is not a square of this board (like 'c3') or 'pass'"),
+        "pass_not_allowed": N_("you may not pass while you have a legal placement"),
+        "forced_pending": N_("a forced placement is pending: place on {squares} first"),
+        "must_pass": N_("you have no legal placement: you must pass"),
+        "empty_closed": N_("while one hand is empty, cubes may not be placed on an empty square"),
+        "no_way_down": N_("{square} breaks the staircase principle: there is no way down from it"),
+        "breaks_staircase": N_("this cube would break the staircase at {square}: no way down "
+                               "from the new cube"),
+    },
 )

@@ -156,43 +156,44 @@ class SightState(State):
         """(source or -1, target) of a move in any case, spacing and dashes; IllegalMove if
         it names no placement or step on this board (legality here is :meth:`_check`'s job)."""
         if not isinstance(move, str):
-            raise IllegalMove(f"{move!r} is not a move: write a point (c3) or a step (c3-d4)")
+            raise IllegalMove.of(WORDS, "not_a_move", move=repr(move))
         found = MOVE_BY_NAME.get(move)
         if found is not None:
             return found
         wanted = move_key(move)
         if wanted == "pass":
-            raise IllegalMove("there is no pass in Sight: a player without a move loses")
+            raise IllegalMove.of(WORDS, "no_pass")
         match = _MOVE_PATTERN.match(wanted)
         if match is None:
-            raise IllegalMove(f"{move!r} is not a move: write a point (c3) or a step (c3-d4)")
+            raise IllegalMove.of(WORDS, "not_a_move", move=move)
         source, target = match.groups()
         found = MOVE_BY_NAME.get(source if target is None else f"{source}-{target}")
         if found is not None:
             return found
         if source == target:
-            raise IllegalMove(f"{move!r} does not go anywhere")
-        raise IllegalMove(f"{target} is not adjacent to {source} along a board line")
+            raise IllegalMove.of(WORDS, "goes_nowhere", move=move)
+        raise IllegalMove.of(WORDS, "not_adjacent", to=target, source=source)
 
     def _check(self, source: int, target: int) -> None:
         """Raise IllegalMove with the reason if the parsed move is not legal here."""
         self._analyse()
         if not self._moves:
-            raise IllegalMove("the game is over")
+            raise IllegalMove.of(WORDS, "game_over")
         board = self._board
         if source < 0:
             if self._phase == MOVE:
-                raise IllegalMove("you have a stack, so you must move a piece off your tallest")
+                raise IllegalMove.of(WORDS, "must_move_stack")
         else:
             if self._phase == PLACE:
-                raise IllegalMove("you have no stack, so you must place a piece")
+                raise IllegalMove.of(WORDS, "must_place")
             name = POINT_NAMES[source]
             if board[source] * SIGNS[self._turn] < 2:
-                raise IllegalMove(f"{name} holds no stack of yours")
+                raise IllegalMove.of(WORDS, "not_your_stack", square=name)
             if source not in self._sources:
-                raise IllegalMove(f"{name} is not one of your tallest stacks that may move")
+                raise IllegalMove.of(WORDS, "not_tallest", square=name, squares=", ".join(
+                    POINT_NAMES[p] for p in sorted(self._sources)))
         if board[target]:
-            raise IllegalMove(f"{POINT_NAMES[target]} is not empty")
+            raise IllegalMove.of(WORDS, "occupied", square=POINT_NAMES[target])
 
     # -- the State interface --------------------------------------------------------------------
 
@@ -234,6 +235,25 @@ class SightState(State):
         source, target = self._parse(text)
         self._check(source, target)
         return POINT_NAMES[target] if source < 0 else STEP_NAMES[source, target]
+
+    def why_not(self, move: str) -> IllegalMove | None:
+        """Also answers for a lone occupied point while stacks must move: whether a piece may
+        be taken from it."""
+        try:
+            source, target = self._parse(move)
+            if source < 0 and self._analyse() and self._phase == MOVE and self._board[target]:
+                source, target = target, -1  # a tap on a stack: may it be picked up?
+                if self._board[source] * SIGNS[self._turn] < 2:
+                    raise IllegalMove.of(WORDS, "not_your_stack", square=POINT_NAMES[source])
+                if source not in self._sources:
+                    raise IllegalMove.of(WORDS, "not_tallest", square=POINT_NAMES[source],
+                                         squares=", ".join(POINT_NAMES[p]
+                                                           for p in sorted(self._sources)))
+                return None
+            self._check(source, target)
+        except IllegalMove as error:
+            return error
+        return None
 
     def play(self, move: str) -> SightState:
         source, target = MOVE_BY_NAME[self.parse_move(move)]

@@ -20,4 +20,16 @@ WORDS = GameWords(
     former_reasons={
         "no legal move": "no_legal_move",
     },
+    illegal={
+        "not_a_move": N_("{move} is not a move: write a point (c3) or a step (c3-d4)"),
+        "no_pass": N_("there is no pass in Sight: a player without a move loses"),
+        "goes_nowhere": N_("{move} does not go anywhere"),
+        "not_adjacent": N_("{to} is not adjacent to {source} along a board line"),
+        "must_move_stack": N_("you have a stack, so you must move a piece off your tallest"),
+        "must_place": N_("you have no stack, so you must place a piece"),
+        "not_your_stack": N_("{square} holds no stack of yours"),
+        "not_tallest": N_("{square} is not one of your tallest stacks that may move: "
+                          "move from {squares}"),
+        "occupied": N_("{square} is not empty"),
+    },
 )

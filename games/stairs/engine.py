@@ -174,14 +174,14 @@ class StairsState(State):
     def parse_move(self, text: str) -> str:
         """``c3-d4`` (also ``C3 D4``, ``c3d4``), ``pass`` or ``swap``, if legal here."""
         if not isinstance(text, str):
-            raise IllegalMove(f"{text!r} is not a move")
+            raise IllegalMove.of(WORDS, "not_a_move", move=repr(text))
         actions = self._legal()
         if text in actions:
             return text
         canonical = _normalise(text)
         if canonical in actions:
             return canonical
-        raise IllegalMove(self._why_illegal(text))
+        raise self._why_illegal(text)
 
     def play(self, move: str) -> StairsState:
         action = self._legal()[self.parse_move(move)]
@@ -239,41 +239,68 @@ class StairsState(State):
             tuple(tops),
         )
 
-    def _why_illegal(self, move: str) -> str:
-        """A readable reason why ``move`` (not legal here) is refused."""
+    def _why_illegal(self, move: str) -> IllegalMove:
+        """Why ``move`` (not legal here) is refused: a reason code with its parameters."""
         text = _normalise(move)
         actions = self._legal()
         if self._over:
-            return "the game is over"
+            return IllegalMove.of(WORDS, "game_over")
         if text == PASS:
-            return "you may pass only when you have no legal move"
+            return IllegalMove.of(WORDS, "pass_not_allowed")
         if text == SWAP:
             if not self._swap_option:
-                return "swapping colours (the pie rule) is not enabled in this game"
-            return "swap is allowed only as dark's reply to light's first move"
+                return IllegalMove.of(WORDS, "swap_disabled")
+            return IllegalMove.of(WORDS, "swap_too_late")
         parts = text.split("-")
         if len(parts) != 2 or parts[0] not in SQUARE_INDEX or parts[1] not in SQUARE_INDEX:
-            return f"{move!r} is not a move: write from-to such as c3-d4, or pass or swap"
+            return IllegalMove.of(WORDS, "not_a_move", move=move)
         if PASS in actions:
-            return "you have no legal move and must pass"
+            return IllegalMove.of(WORDS, "must_pass")
         source, target = SQUARE_INDEX[parts[0]], SQUARE_INDEX[parts[1]]
         name_from, name_to = parts
         if self._tops[source] == EMPTY:
-            return f"there is no piece on {name_from}"
+            return IllegalMove.of(WORDS, "empty_square", square=name_from)
         if self._tops[source] != self._colour:
-            return f"the top piece on {name_from} is not yours"
+            return IllegalMove.of(WORDS, "not_your_piece", square=name_from)
         if source == target:
-            return "a piece must move to a neighbouring square, not stay where it is"
+            return IllegalMove.of(WORDS, "same_square")
         if target not in NEIGHBOURS[source]:
-            return f"{name_to} is not next to {name_from}: a piece moves to one of the 8 neighbours"
+            return IllegalMove.of(WORDS, "not_neighbour", source=name_from, to=name_to)
         height, there = self._heights[source], self._heights[target]
         if there != height:
-            return (
-                f"the piece on {name_from} stands at height {height}, so it may only move onto a "
-                f"stack of height {height}; {name_to} has height {there}"
-            )
-        lowest = min(self._heights[SQUARE_INDEX[m[:2]]] for m in actions if m != SWAP)
-        return f"lowest first: you must move one of your movable pieces at height {lowest}"
+            return IllegalMove.of(WORDS, "wrong_height", source=name_from, height=height,
+                                  to=name_to, to_height=there)
+        return self._lower_first()
+
+    def _why_not_source(self, source: int) -> IllegalMove | None:
+        """Why the piece on ``source`` may not move at all (``None``: it may move somewhere)."""
+        name = SQUARES[source]
+        if self._tops[source] == EMPTY:
+            return IllegalMove.of(WORDS, "empty_square", square=name)
+        if self._tops[source] != self._colour:
+            return IllegalMove.of(WORDS, "not_your_piece", square=name)
+        height = self._heights[source]
+        if not any(self._heights[j] == height for j in NEIGHBOURS[source]):
+            return IllegalMove.of(WORDS, "no_destination", square=name, height=height)
+        if not any(isinstance(a, tuple) and a[0] == source for a in self._legal().values()):
+            return self._lower_first()
+        return None
+
+    def _lower_first(self) -> IllegalMove:
+        """Rule 4 (lowest first), naming the lower pieces that can move."""
+        sources = sorted({a[0] for a in self._legal().values() if isinstance(a, tuple)})
+        return IllegalMove.of(WORDS, "lower_piece_first",
+                              squares=", ".join(SQUARES[i] for i in sources))
+
+    def why_not(self, move: str) -> IllegalMove | None:
+        """Also answers for a lone square: whether the piece there may be picked up."""
+        if isinstance(move, str) and _normalise(move) in SQUARE_INDEX:
+            if self._over:
+                return IllegalMove.of(WORDS, "game_over")
+            if PASS in self._legal():
+                return IllegalMove.of(WORDS, "must_pass")
+            return self._why_not_source(SQUARE_INDEX[_normalise(move)])
+        return super().why_not(move)
 
     def forced_move(self) -> str | None:
         """A pass is automatic: it is played for a side whose only legal move it is."""

@@ -20,4 +20,19 @@ WORDS = GameWords(
         "more pieces at the top height": "most_at_top",
         "reached the top height first": "first_to_top",
     },
+    illegal={
+        "not_a_move": N_("{move} is not a move: write from-to such as c3-d4, or pass or swap"),
+        "pass_not_allowed": N_("you may pass only when you have no legal move"),
+        "swap_disabled": N_("swapping colours (the pie rule) is not enabled in this game"),
+        "swap_too_late": N_("swap is allowed only as dark's reply to light's first move"),
+        "must_pass": N_("you have no legal move and must pass"),
+        "empty_square": N_("there is no piece on {square}"),
+        "not_your_piece": N_("the top piece on {square} is not yours"),
+        "same_square": N_("a piece must move to a neighbouring square, not stay where it is"),
+        "not_neighbour": N_("{to} is not next to {source}: a piece moves to one of the 8 neighbours"),
+        "wrong_height": N_("the piece on {source} stands at height {height}, so it may only move "
+                           "onto a stack of height {height}; {to} has height {to_height}"),
+        "no_destination": N_("the piece on {square} has no neighbouring stack of height {height}"),
+        "lower_piece_first": N_("lowest first: a lower piece can move: {squares}"),
+    },
 )

@@ -244,7 +244,7 @@ class TownState(State):
         if canonical is None and isinstance(text, str):
             canonical = lookup.get(move_key(text))
         if canonical is None:
-            raise IllegalMove(self._why_illegal(text))
+            raise self._why_illegal(text)
         return canonical
 
     def play(self, move: str) -> TownState:
@@ -543,30 +543,62 @@ class TownState(State):
             self._legal = (moves, lookup)
         return self._legal
 
-    def _why_illegal(self, move: str) -> str:
+    def _why_illegal(self, move: str) -> IllegalMove:
+        """Why ``move`` is refused: a reason code with parameters. Reasons read only what every
+        seat sees (the grid, the offer, the walker's choices), never a deck or a start card."""
         text = "".join(str(move).split()).replace("-", "")
         if self._phase == "over":
-            return "the game is over"
+            return IllegalMove.of(WORDS, "game_over")
         if self._phase == "walk":
             options = ", ".join(self._pending or ())
             if text.lower() in {a.lower() for a in WALK_ACTIONS}:
-                return f"{text!r} is not possible here; the walker may choose: {options}"
-            return f"{move!r} is not a walk choice; the walker may choose: {options}"
+                return IllegalMove.of(WORDS, "walk_choice_unavailable", move=text,
+                                      options=options)
+            return IllegalMove.of(WORDS, "not_a_walk_choice", move=str(move), options=options)
         card, at, slot = text.partition("@")
         card, slot = card.upper(), slot.lower()
         if not at or card not in CARD_IDS or slot not in SLOT_INDEX:
-            return (
-                f"{move!r} is not a placement: write card@slot, e.g. P3@c2 (columns a–g, rows 1–4)"
-            )
+            return IllegalMove.of(WORDS, "not_a_placement", move=str(move))
         if card not in self._offer:
             offer = " or ".join(c for c in self._offer if c is not None)
-            return f"{card} is not on offer; choose {offer}"
+            return IllegalMove.of(WORDS, "not_on_offer", card=card, offer=offer)
         if self._grid[SLOT_INDEX[slot]] is not None:
-            return f"slot {slot} is already built on"
-        return (
-            f"{card} cannot go in {slot}: it must touch the seaside or a placed card, and every "
-            "row must be able to end with exactly 3 stairs"
-        )
+            return IllegalMove.of(WORDS, "slot_taken", slot=slot)
+        reason = self._why_not_here(card, SLOT_INDEX[slot])
+        assert reason is not None, "a legal placement reached _why_illegal"
+        return reason
+
+    def _why_not_here(self, card: str, index: int) -> IllegalMove | None:
+        """Why the offer card ``card`` may not go in the empty slot ``index`` (rules 1 and 2),
+        or ``None`` when it may."""
+        if index in self._slots()[0].get(card, ()):
+            return None
+        grid, row = self._grid, index // WIDTH
+        cells = grid[row * WIDTH : (row + 1) * WIDTH]
+        stairs = sum(1 for c in cells if c is not None and IS_STAIRS[c])
+        empty = sum(1 for c in cells if c is None)
+        slot = SLOT_NAMES[index]
+        touching = index < WIDTH or any(grid[j] is not None for j in NEIGHBOURS[index])
+        if not touching and not self._slots()[1]:
+            return IllegalMove.of(WORDS, "not_touching", card=card, slot=slot)
+        if IS_STAIRS[card]:
+            return IllegalMove.of(WORDS, "row_has_stairs", card=card, slot=slot, row=row + 1)
+        return IllegalMove.of(WORDS, "row_needs_stairs", card=card, slot=slot, row=row + 1,
+                              empty=empty, needed=STAIRS_PER_ROW - stairs)
+
+    def why_not(self, move: str) -> IllegalMove | None:
+        """Also answers for a lone slot tapped before an offer card was chosen."""
+        slot = move.strip().lower() if isinstance(move, str) else None
+        if self._phase != "build" or slot not in SLOT_INDEX:
+            return super().why_not(move)
+        if self._grid[SLOT_INDEX[slot]] is not None:
+            return IllegalMove.of(WORDS, "slot_taken", slot=slot)
+        cards = [card for card in self._offer if card is not None]
+        reasons = [self._why_not_here(card, SLOT_INDEX[slot]) for card in cards]
+        fitting = [card for card, reason in zip(cards, reasons, strict=True) if reason is None]
+        if fitting:
+            return IllegalMove.of(WORDS, "choose_card", cards=" / ".join(fitting), slot=slot)
+        return reasons[0]
 
 
 class TownGame(Game):

@@ -133,3 +133,27 @@ def test_watch_filters_by_game(live_server: str, new_page) -> None:  # type: ign
     expect(card).to_be_visible()
     expect(card.locator(".live-title")).to_have_text("Scalas")
     assert "game=scalas" in watcher.url
+
+
+def test_stairs_swap_is_in_view_on_a_laptop_and_explained(live_server: str, browser) -> None:  # type: ignore[no-untyped-def]
+    from tests.browser.helpers import api_client, join_match, play
+
+    contexts = [browser.new_context(viewport={"width": 1366, "height": 768}) for _ in range(2)]
+    light, dark = (context.new_page() for context in contexts)
+    light.goto(live_server + "/")
+    form = light.locator("#create-stairs")
+    form.locator('input[name="name"]').fill("Aiko")
+    form.locator('input[name="opt_swap"]').check()
+    form.locator('select[name="seat"]').select_option("0")
+    form.locator('button[value="private"]').click()
+    light.wait_for_url("**/m/*")
+    join_match(dark, light.url, "Ben")
+    match_id = light.url.rsplit("/", 1)[1]
+    client = api_client(live_server, light)
+    play(client, match_id, client.get(f"/api/v1/matches/{match_id}").json()["legal_moves"][0], 0)
+    swap = dark.locator('[data-move="swap"]')
+    expect(dark.locator(".swap-hint")).to_contain_text("pie rule")
+    expect(swap).to_be_in_viewport(ratio=1)  # not half off-screen under the board
+    expect(dark.locator(".swap-hint")).to_be_in_viewport(ratio=1)
+    for context in contexts:
+        context.close()

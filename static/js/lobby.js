@@ -20,10 +20,20 @@ function button(label, onClick, primary = false) {
   return node;
 }
 
+// A started match is announced twice (the accept answer and the lobby socket's match_started):
+// navigate once, or the second navigation aborts the first.
+let leaving = false;
+function goToMatch(matchId) {
+  if (leaving) return;
+  leaving = true;
+  location.href = `/m/${matchId}`;
+}
+addEventListener("pageshow", () => { leaving = false; }); // back from the match (page cache)
+
 async function act(promise) {
   try {
     const seek = await promise;
-    if (seek?.match_id && seek.status === "matched") location.href = `/m/${seek.match_id}`;
+    if (seek?.match_id && seek.status === "matched") goToMatch(seek.match_id);
   } catch (error) {
     quickStatus.textContent = errorText(error);
   }
@@ -107,7 +117,7 @@ function renderSeeks() {
 
 function received(message) {
   if (message.type === "seeks") { seeks = message.seeks; renderSeeks(); }
-  else if (message.type === "match_started") location.href = `/m/${message.match_id}`;
+  else if (message.type === "match_started") goToMatch(message.match_id);
   else if (message.type === "challenge_declined") quickStatus.textContent = t("Your challenge was declined.");
 }
 

@@ -113,7 +113,7 @@ def test_a_player_found_by_search_gets_a_challenge_with_clock_and_colour(live_se
     expect(row).to_contain_text("3+2")  # arrived live on kaede's lobby
     row.get_by_role("button", name="Accept").click()
     for page in (kaede, riku):
-        page.wait_for_url(re.compile(r".*/m/\w+$"))
+        expect(page).to_have_url(re.compile(r".*/m/\w+$"))
         page.wait_for_selector('#match[data-status="active"]')
     expect(riku.locator("#seats li").nth(1)).to_contain_text("riku18")  # the colour asked for
     assert kaede.js_errors == [] and riku.js_errors == []
@@ -157,3 +157,20 @@ def test_stairs_swap_is_in_view_on_a_laptop_and_explained(live_server: str, brow
     expect(dark.locator(".swap-hint")).to_be_in_viewport(ratio=1)
     for context in contexts:
         context.close()
+
+
+def test_sight_end_screen_says_who_could_not_move_in_both_languages(live_server: str, new_page) -> None:  # type: ignore[no-untyped-def]
+    from tests.browser.helpers import finish_randomly
+
+    api = httpx.Client(base_url=live_server)
+    first, second = _guests(api, "Alice", "Dev")
+    match_id = api.post("/api/v1/matches", json={"game": "sight", "seat": 0}, headers=first).json()["id"]
+    api.post(f"/api/v1/matches/{match_id}/join", headers=second)
+    clients = {seat: httpx.Client(base_url=live_server, headers=h) for seat, h in enumerate((first, second))}
+    result = finish_randomly(clients, match_id, seed=1)["result"]
+    loser = ("Alice", "Dev")[result["details"]["loser"]]
+    for locale, words in (("en-GB", f"It was {loser}'s turn and {loser} had no legal move"),
+                          ("ja-JP", f"{loser} の手番で、{loser} には指せる手がありませんでした")):
+        page = new_page(locale=locale)
+        page.goto(f"{live_server}/m/{match_id}")
+        expect(page.locator("#result-steps li")).to_have_text(re.compile(re.escape(words)))

@@ -7,6 +7,7 @@
 // "clickable", data-pending on forced targets; [data-hand], [data-tops], [data-view-toggle],
 // .scalas-last on the last placed cube, button[data-move="pass"], root data-view="iso"|"flat".
 import { buttonMoves, clearer, el, isMyTurn, moveButtons, myMoves, pressable, svg, t } from "/static/js/kit/index.js";
+
 import { SWATCH } from "./cubes.js";
 import { drawFlat } from "./flat.js";
 import { drawIso } from "./iso.js";
@@ -93,3 +94,5 @@ export function mountBoard(root, ctx) {
     destroy: clearer(root, ctx.actions),
   };
 }
+
+export { explainResult } from "./explain.js"; // the match page's result in words (issue 18)

@@ -5,6 +5,7 @@
 // the lines of sight to them: on hover with a mouse, or on a first tap on touch screens (tap
 // again, or press the confirm button, to play it). Drawing: pieces.js; input: input.js.
 import { clearer, N_, svg, t } from "/static/js/kit/index.js";
+
 import { pointGrid, WIDTH } from "./geometry.js";
 import { drawActions, drawHits, options } from "./input.js";
 import { drawBase, drawMarks, drawPieces, drawPreview } from "./pieces.js";
@@ -91,3 +92,5 @@ export function mountBoard(root, ctx) {
     destroy: clearer(root, ctx.actions),
   };
 }
+
+export { explainResult } from "./explain.js"; // the match page's result in words (issue 18)

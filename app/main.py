@@ -12,6 +12,7 @@ from fastapi import FastAPI, Request, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
 
+from app.analysis import pool as hint_pool
 from app.api.docs import install_offline_docs
 from app.api.errors import install_error_handlers
 from app.api.lobby_routes import router as lobby_router
@@ -67,6 +68,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await jobs_task
         await app.state.presence.aclose()
         await app.state.bus.aclose()
+        hint_pool.shutdown(app)
         engine.dispose()
 
     app = FastAPI(title="Stepwell", version="1.0", description=DESCRIPTION, lifespan=lifespan)

@@ -48,6 +48,9 @@ LIMITS: dict[str, KeyKind] = {
     "challenges": "user",
     "moves": "token",
     "chat": "token",
+    "analysis": "user",
+    "hints": "token",
+    "board": "token",
 }
 FAILURES_REMEMBERED_SECONDS = 24 * 3600
 STORAGE_TIMEOUT_SECONDS = 0.25

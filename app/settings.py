@@ -46,6 +46,8 @@ class Settings(BaseSettings):
     bots_enabled: bool = True
     bot_workers: int = 1
     """Worker processes for bot thinking (kept below the core count so the server stays quick)."""
+    analysis_workers: int = 1
+    """Worker processes (of lower priority) for computer analysis of finished games; 0 = none."""
     db_pool_size: int = 8
     """Database connections per process; worker threads are capped at the same number, so a
     thread never waits for a connection (see app/db/one_hop.py)."""
@@ -82,6 +84,12 @@ class Settings(BaseSettings):
     """Moves sent per token (REST and socket), legal or not."""
     rate_chat: str = "3/second;60/minute"
     """Chat messages per token."""
+    rate_analysis: str = "5/minute;60/hour"
+    """Computer analyses requested per user (one per game in any case)."""
+    rate_hints: str = "10/minute;200/hour"
+    """Hints ("show a good move") per token."""
+    rate_board: str = "60/minute;1200/hour"
+    """Analysis-board moves per token (each replays its move list)."""
     rate_limit_scale: float = 1.0
     """Multiplies every count above (tests raise it so ordinary suites never meet a limit);
     0 switches rate limiting off."""

@@ -158,3 +158,7 @@ router.include_router(notice_router)
 from app.api.why_routes import router as why_router  # noqa: E402 (issue 20: "why not here")
 
 router.include_router(why_router)
+
+from app.api.analysis_routes import router as analysis_router  # noqa: E402 (issue 20: analysis)
+
+router.include_router(analysis_router)

@@ -238,3 +238,22 @@ class ChatReport(Base):
 
     message: Mapped[ChatMessage] = relationship(lazy="joined")
     reporter: Mapped[User] = relationship(lazy="joined")
+
+
+class MatchAnalysis(Base):
+    """The computer analysis of one finished match (issue 20): one row per match, so a request
+    made twice (or by two viewers at once) finds the row the first one inserted."""
+
+    __tablename__ = "match_analyses"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    status: Mapped[str] = mapped_column(String(10), index=True)  # queued | running | done | failed
+    progress: Mapped[int] = mapped_column(Integer, default=0)  # positions evaluated
+    total: Mapped[int] = mapped_column(Integer, default=0)  # positions to evaluate
+    budget: Mapped[int] = mapped_column(Integer, default=0)  # search iterations per position
+    runs: Mapped[int] = mapped_column(Integer, default=0)  # times a job started it (expected: 1)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    requested_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)

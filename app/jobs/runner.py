@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.jobs.analysis import AnalysisRunner
 from app.jobs.bot_runner import BotRunner
 from app.jobs.clock_keeper import keep_clocks
 from app.jobs.leadership import RedisLeader, SoleLeader
@@ -40,6 +41,7 @@ class BackgroundJobs:
         self.bus = bus
         self.presence = presence
         self.bots: BotRunner | None = None
+        self.analysis: AnalysisRunner | None = None
         client = getattr(bus, "command_client", None)
         self.leader: RedisLeader | SoleLeader
         if client is not None:
@@ -74,6 +76,10 @@ class BackgroundJobs:
                                   self.settings.bot_workers,
                                   count=self._count_bot_move if shared else None)
             jobs.append(self._run_bots(self.bots))
+        if self.settings.analysis_workers > 0:
+            self.analysis = AnalysisRunner(self.session_factory, self.bus,
+                                           self.settings.analysis_workers)
+            jobs.append(self._run_analysis(self.analysis))
         return [asyncio.create_task(job) for job in jobs]
 
     async def _run_bots(self, bots: BotRunner) -> None:
@@ -81,6 +87,12 @@ class BackgroundJobs:
             await bots.run(self.bus)
         finally:
             bots.shutdown()
+
+    async def _run_analysis(self, analysis: AnalysisRunner) -> None:
+        try:
+            await analysis.run()
+        finally:
+            analysis.shutdown()
 
     async def _sweep_presence_forever(self, presence: SharedPresence) -> None:
         while True:

@@ -1,0 +1,136 @@
+"""The analysis board: a stateless position from (game, seats, options, seed, moves), or from a
+match's start and a move list — one more move played on it, nothing stored, no match touched.
+
+Where a position comes from decides what may be seen (issue 20):
+- **a start the caller describes** (game, players, options, seed): everything in it came from
+  the caller, so showing it hides nothing from anyone — a "public start";
+- **a match's start** (``match``): its seed and options (secret ones included) stay on the
+  server and are used only when the match is over, or when its game has neither hidden
+  information nor chance (then the start is public anyway); a Town game in progress is refused
+  (403 ``match_in_progress``), so the board can never deal its hidden cards.
+The view shown is the seat to move's (its hand, in Town), and the public view once over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from app.match import store
+from app.match.service import validate_setup
+from app.services.errors import Forbidden, Invalid, NotFound
+from app.services.game_records import GameRecordError, parse_text
+from games import State, registry
+from games.base import IllegalMove
+
+MAX_MOVES = 600
+OVER = ("finished", "aborted")
+
+
+@dataclass(frozen=True)
+class Start:
+    """Where a board position begins."""
+
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    rules_version: int | None = None
+
+    def state(self) -> State:
+        game = registry.get(self.game)
+        if self.rules_version is not None:
+            return game.replay_start(self.rules_version, self.players, self.options, self.seed)
+        return game.new_state(self.players, self.options, self.seed)
+
+
+def described_start(game_id: str, players: int | None, options: dict[str, Any] | None,
+                    seed: int | None) -> Start:
+    setup = validate_setup(game_id, options, players)
+    return Start(setup.game.id, setup.num_seats, setup.options, seed or 0)
+
+
+def match_start(session: Session, match_id: str) -> Start:
+    """A match's start, for the board; refused while a game with secrets is in progress."""
+    match = store.load(session, match_id)
+    game = registry.get(match.game)
+    if match.status not in OVER and (game.hidden_information or game.has_chance):
+        raise Forbidden("This game hides cards: its positions can be studied once it is over.",
+                        code="match_in_progress")
+    return Start(match.game, match.num_seats, dict(match.options or {}), match.seed,
+                 match.rules_version or 1)
+
+
+def replay(start: Start, moves: list[str]) -> tuple[State, list[str]]:
+    """The position after ``moves`` (each checked by the engine, forced moves played as the
+    server plays them); returns it with the canonical move list."""
+    if len(moves) > MAX_MOVES:
+        raise Invalid(f"At most {MAX_MOVES} moves.", code="too_many_moves")
+    try:
+        state = start.state()
+    except ValueError as error:
+        raise Invalid(str(error), code="invalid_options") from None
+    played: list[str] = []
+    state = _forced(state, played)
+    for index, text in enumerate(moves):
+        if state.is_over:
+            raise Invalid(f"Move {index + 1}: the game is already over.", code="illegal_move")
+        try:
+            canonical = state.parse_move(text)
+            state = state.play(canonical)
+        except IllegalMove as error:
+            raise Invalid(f"Move {index + 1} ({text}): {error.reason}", code="illegal_move") from None
+        played.append(canonical)
+        state = _forced(state, played)
+    return state, played
+
+
+def _forced(state: State, played: list[str]) -> State:
+    while not state.is_over and (forced := state.forced_move()) is not None:
+        state = state.play(forced)
+        played.append(forced)
+    return state
+
+
+def position(start: Start, state: State, played: list[str]) -> dict[str, Any]:
+    """What the board page draws: a match-like payload for the seat to move."""
+    over = state.is_over
+    seat = None if over else state.to_move
+    result = state.result
+    return {
+        "game": start.game,
+        "players": start.players,
+        "moves": played,
+        "ply": len(played),
+        "to_move": seat,
+        "your_seat": seat,
+        "status": "finished" if over else "active",
+        "view": state.view(seat),
+        "legal_moves": [] if over else state.legal_moves(),
+        "result": None if result is None else result.to_json(),
+        "last_move": {"ply": len(played), "move": played[-1]} if played else None,
+    }
+
+
+def imported(text: str) -> dict[str, Any]:
+    """A text game record (the export format) read into board terms; every move is checked."""
+    try:
+        parsed = parse_text(text)
+        game_id, players, options = parsed.game_id, parsed.num_seats, parsed.options
+    except (GameRecordError, ValueError, KeyError) as error:
+        raise Invalid(f"This record cannot be read: {error}", code="invalid_record") from None
+    try:
+        registry.get(game_id)
+    except registry.UnknownGame:
+        raise NotFound(f"There is no game {game_id!r}.", code="no_game") from None
+    start = described_start(game_id, players, options, parsed.seed)
+    start = Start(start.game, start.players, start.options, start.seed, parsed.rules_version)
+    try:
+        _, moves = replay(start, parsed.moves)
+    except Invalid as error:
+        raise Invalid(f"This record does not replay: {error.message}",
+                      code="invalid_record") from None
+    return {"game": game_id, "players": players, "options": start.options, "seed": start.seed,
+            "rules_version": parsed.rules_version, "moves": moves}

@@ -1,0 +1,38 @@
+"""Who may be shown "a good move" (issue 20): a player, on their turn, in a casual game whose
+every other seat is a built-in bot — never in a rated game (403 ``hints_rated``) nor in a game
+with another person or a third-party bot account in it (403 ``hints_people``). On the analysis
+board anyone may ask (nothing is at stake there).
+
+The hint searches only what the asking seat knows (``State.determinize``), like a bot would.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from app.match import store
+from app.match.bots import level_of
+from app.services.errors import Forbidden
+from app.services.identity import Identity
+
+
+def hint_position(session: Session, match_id: str, user: Identity) -> tuple[str, dict[str, Any]]:
+    """(game id, full state) of a position the user may get a hint for; raises why not."""
+    match = store.load(session, match_id)
+    seat = store.seat_of(match, user)
+    if match.rated:
+        raise Forbidden("Hints are only for casual games against the computer.",
+                        code="hints_rated")
+    for player in match.players:
+        if player.user_id == user.id:
+            continue
+        if player.user.kind != "bot" or level_of(player.user.username) is None:
+            raise Forbidden("Hints are only for games against the built-in bots.",
+                            code="hints_people")
+    store.require_active(match)
+    state = store.state_of(match)
+    if state.to_move != seat:
+        raise Forbidden("A hint is for your turn.", code="not_your_turn")
+    return match.game, state.to_json()

@@ -1,0 +1,149 @@
+"""Computer analysis of finished matches: requesting it, following it, storing its result.
+
+Rules (issue 20):
+- only a **finished** match is analysed (409 ``match_not_finished`` before): after the end
+  everything is public, so no analysis can leak a hidden card of a game in progress;
+- **once per match**: the row's primary key is the match id, so concurrent requests all find
+  the row the first insert made, and the job claims a queued row with a guarded update;
+- any signed-in viewer (guests included) may request it; everyone may read it.
+
+The job side (``claim``, ``positions``, ``save_progress``, ``finish``) runs in the one process
+that leads the background jobs (app/jobs/analysis.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from app.analysis.compute import budget_for
+from app.db.models import Match, MatchAnalysis
+from app.match import store
+from app.match.service import MatchService
+from app.services.errors import Conflict, NotFound
+from app.services.identity import Identity
+from app.timesource import now
+
+ANALYSIS_CHANNEL = "analysis"
+"""Bus channel telling the job leader that an analysis was requested."""
+EVENT = "analysis"
+"""Type of the progress events published on the match channel (``{type, match_id, status,
+progress, total}``; the finished result is fetched with GET)."""
+
+
+@dataclass(frozen=True)
+class Work:
+    """What the job needs to analyse one match: every position's full state and the moves."""
+
+    match_id: str
+    game: str
+    budget: int
+    snapshots: list[dict[str, Any]]
+    played: list[dict[str, Any]]
+
+
+def payload(row: MatchAnalysis) -> dict[str, Any]:
+    """The analysis as the API shows it (the result only once done)."""
+    return {"match_id": row.match_id, "status": row.status, "progress": row.progress,
+            "total": row.total, "budget": row.budget, "runs": row.runs,
+            "result": row.result if row.status == "done" else None}
+
+
+def event(row: MatchAnalysis | dict[str, Any]) -> dict[str, Any]:
+    data = row if isinstance(row, dict) else payload(row)
+    return {"type": EVENT, **{k: data[k] for k in ("match_id", "status", "progress", "total")}}
+
+
+class AnalysisService:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    # -- requests --------------------------------------------------------------------------
+
+    def request(self, match_id: str, user: Identity) -> tuple[dict[str, Any], bool]:
+        """The match's analysis, queued now if it did not exist; ``(payload, created)``."""
+        match = store.load(self.session, match_id)
+        if match.status != "finished":
+            raise Conflict("A match is analysed once it is finished.", code="match_not_finished")
+        existing = self.session.get(MatchAnalysis, match_id)
+        if existing is not None:
+            return payload(existing), False
+        moment = now()
+        row = MatchAnalysis(match_id=match_id, status="queued", progress=0, total=match.ply + 1,
+                            budget=budget_for(match.game), requested_by=user.id, runs=0,
+                            created_at=moment, updated_at=moment)
+        self.session.add(row)
+        try:
+            self.session.commit()
+        except IntegrityError:  # someone else's request inserted it first
+            self.session.rollback()
+            found = self.session.get(MatchAnalysis, match_id)
+            if found is None:
+                raise
+            return payload(found), False
+        return payload(row), True
+
+    def get(self, match_id: str) -> dict[str, Any]:
+        row = self.session.get(MatchAnalysis, match_id)
+        if row is None:
+            if self.session.get(Match, match_id) is None:
+                raise NotFound(f"There is no match {match_id!r}.", code="no_match")
+            raise NotFound("This match has not been analysed: request it first.",
+                           code="no_analysis")
+        return payload(row)
+
+    # -- the job ---------------------------------------------------------------------------
+
+    def waiting(self) -> list[str]:
+        """Matches whose analysis is queued, oldest request first."""
+        return list(self.session.scalars(select(MatchAnalysis.match_id)
+                                         .where(MatchAnalysis.status == "queued")
+                                         .order_by(MatchAnalysis.created_at)))
+
+    def requeue_running(self) -> int:
+        """After a failover: analyses a former leader was running start again."""
+        done = self.session.execute(update(MatchAnalysis).where(MatchAnalysis.status == "running")
+                                    .values(status="queued", progress=0, updated_at=now()))
+        self.session.commit()
+        return int(done.rowcount or 0)  # type: ignore[attr-defined]
+
+    def claim(self, match_id: str) -> Work | None:
+        """Mark the analysis running (only if still queued) and gather its positions."""
+        claimed = self.session.execute(
+            update(MatchAnalysis)
+            .where(MatchAnalysis.match_id == match_id, MatchAnalysis.status == "queued")
+            .values(status="running", progress=0, runs=MatchAnalysis.runs + 1, updated_at=now()))
+        if not claimed.rowcount:  # type: ignore[attr-defined]
+            self.session.rollback()
+            return None
+        self.session.commit()
+        row = self.session.get(MatchAnalysis, match_id)
+        assert row is not None
+        match = store.load(self.session, match_id)
+        snapshots, played = [], []
+        for entry, state in MatchService(self.session).replayed_states(match):
+            snapshots.append(state.to_json())
+            if entry is not None:
+                played.append({"ply": entry["ply"], "seat": entry["seat"], "move": entry["move"]})
+        return Work(match_id, match.game, row.budget, snapshots, played)
+
+    def save_progress(self, match_id: str, progress: int) -> None:
+        self.session.execute(update(MatchAnalysis).where(MatchAnalysis.match_id == match_id)
+                             .values(progress=progress, updated_at=now()))
+        self.session.commit()
+
+    def finish(self, match_id: str, result: dict[str, Any] | None) -> dict[str, Any]:
+        """Store the result (``None``: the analysis failed)."""
+        row = self.session.get(MatchAnalysis, match_id)
+        assert row is not None
+        row.status = "done" if result is not None else "failed"
+        row.result = result
+        if result is not None:
+            row.progress = row.total
+        row.updated_at = now()
+        self.session.commit()
+        return payload(row)

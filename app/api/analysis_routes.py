@@ -1,0 +1,164 @@
+"""Computer analysis, the analysis board and hints (issue 20), under /api/v1 (app/api/routes.py
+includes this router). Thin: the rules live in app/analysis/."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request, Response
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from starlette.concurrency import run_in_threadpool
+
+from app.analysis import board, compute, pool
+from app.analysis.hints import hint_position
+from app.analysis.service import ANALYSIS_CHANNEL, AnalysisService, event
+from app.api.deps import CurrentUser, SessionDep
+from app.api.errors import ERROR_RESPONSES
+from app.db.one_hop import OneHopRoute
+from app.ratelimit import rate_limit
+from app.realtime.bus import match_channel
+from app.services.errors import Conflict, Invalid
+
+router = APIRouter(route_class=OneHopRoute, responses=ERROR_RESPONSES,
+                   tags=["analysis"])
+
+
+class AnalysisOut(BaseModel):
+    match_id: str
+    status: str = Field(description="queued | running | done | failed")
+    progress: int = Field(description="positions evaluated so far")
+    total: int = Field(description="positions to evaluate (moves + 1)")
+    budget: int = Field(description="search iterations per position")
+    runs: int = Field(description="how many times a job started this analysis (1 normally)")
+    result: dict[str, Any] | None = Field(
+        description="once done: {game, positions: [{ply, to_move, values, value, proven, best}], "
+                    "moves: [{ply, seat, move, drop, mark, best, best_view?}], counts}")
+
+
+class BoardIn(BaseModel):
+    """A position: a match's start (``match``) or a described one (``game``, ``players``,
+    ``options``, ``seed``), then ``moves``; ``move`` is played on top when given."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game: str | None = Field(default=None, max_length=20, examples=["stairs"])
+    players: StrictInt | None = Field(default=None, ge=1, le=8)
+    options: dict[str, Any] | None = None
+    seed: StrictInt | None = Field(default=None, ge=0, le=2**53)
+    match: str | None = Field(default=None, max_length=12)
+    moves: list[str] = Field(default_factory=list, max_length=board.MAX_MOVES)
+    move: str | None = Field(default=None, min_length=1, max_length=40)
+
+
+class BoardOut(BaseModel):
+    game: str
+    players: int
+    moves: list[str]
+    ply: int
+    to_move: int | None
+    your_seat: int | None
+    status: str
+    view: dict[str, Any]
+    legal_moves: list[str]
+    result: dict[str, Any] | None
+    last_move: dict[str, Any] | None
+
+
+class HintOut(BaseModel):
+    move: str
+
+
+class ImportIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    text: str = Field(min_length=1, max_length=100_000)
+
+
+class ImportOut(BaseModel):
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    rules_version: int | None
+    moves: list[str]
+
+
+@router.post("/matches/{match_id}/analysis", response_model=AnalysisOut,
+             dependencies=[Depends(rate_limit("analysis"))],
+             responses={202: {"model": AnalysisOut, "description": "Queued now."}})
+def request_analysis(match_id: str, request: Request, response: Response, user: CurrentUser,
+                     session: SessionDep) -> dict[str, Any]:
+    """Ask for the computer analysis of a finished match (once per match: asking again, or
+    together with others, answers the same analysis). Progress: GET, or ``analysis`` events
+    on the match socket."""
+    found, created = AnalysisService(session).request(match_id, user)
+    if created:
+        response.status_code = 202
+        bus = request.app.state.bus
+        bus.publish(ANALYSIS_CHANNEL, {"type": "requested", "match_id": match_id})
+        bus.publish(match_channel(match_id), event(found))
+    return found
+
+
+@router.get("/matches/{match_id}/analysis", response_model=AnalysisOut)
+def get_analysis(match_id: str, session: SessionDep) -> dict[str, Any]:
+    """The match's analysis: its status and progress, and the result once done."""
+    return AnalysisService(session).get(match_id)
+
+
+def _position(session: Any, body: BoardIn) -> tuple[board.Start, Any, list[str]]:
+    if body.match is not None:
+        start = board.match_start(session, body.match)
+    else:
+        if body.game is None:
+            raise Invalid("Name a game or a match.", code="invalid_request")
+        start = board.described_start(body.game, body.players, body.options, body.seed)
+    moves = [*body.moves, body.move] if body.move is not None else body.moves
+    state, played = board.replay(start, moves)
+    return start, state, played
+
+
+@router.post("/analysis/board", response_model=BoardOut,
+             dependencies=[Depends(rate_limit("board"))])
+def board_position(body: BoardIn, session: SessionDep) -> dict[str, Any]:
+    """The analysis board: the position after ``moves`` (+ ``move``) with its legal moves.
+    Stateless; nothing is stored and no match changes."""
+    start, state, played = _position(session, body)
+    return board.position(start, state, played)
+
+
+@router.post("/analysis/hint", response_model=HintOut,
+             dependencies=[Depends(rate_limit("hints"))])
+async def board_hint(body: BoardIn, request: Request) -> dict[str, Any]:
+    """A good move in an analysis-board position (the medium bot's choice)."""
+    def load() -> tuple[str, dict[str, Any]]:
+        with request.app.state.session_factory() as session:
+            start, state, _ = _position(session, body)
+        if state.is_over:
+            raise Conflict("The game is over.", code="game_over")
+        return start.game, state.to_json()
+
+    game, snapshot = await run_in_threadpool(load)
+    move = await pool.run_in_pool(request.app, compute.hint, game, snapshot, len(body.moves))
+    return {"move": move}
+
+
+@router.post("/matches/{match_id}/hint", response_model=HintOut,
+             dependencies=[Depends(rate_limit("hints"))])
+async def match_hint(match_id: str, request: Request, user: CurrentUser) -> dict[str, Any]:
+    """"Show a good move" in your casual game against built-in bots, on your turn. Refused in
+    rated games (403 ``hints_rated``) and in games with other people (403 ``hints_people``)."""
+    def load() -> tuple[str, dict[str, Any]]:
+        with request.app.state.session_factory() as session:
+            return hint_position(session, match_id, user)
+
+    game, snapshot = await run_in_threadpool(load)
+    move = await pool.run_in_pool(request.app, compute.hint, game, snapshot, 0)
+    return {"move": move}
+
+
+@router.post("/analysis/import", response_model=ImportOut,
+             dependencies=[Depends(rate_limit("board"))])
+def import_record(body: ImportIn) -> dict[str, Any]:
+    """Read a game record in the export text format into the analysis board's terms."""
+    return board.imported(body.text)

@@ -1,0 +1,37 @@
+"""Computer analysis through the API: marks a known blunder; refuses unfinished matches."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from tests.analysis.helpers import BLUNDER_GAME, BLUNDER_PLY, play_game, wait_for_analysis
+from tests.api.conftest import start_match
+
+
+def test_a_won_position_thrown_away_is_marked_a_blunder(client: TestClient, alice, bob) -> None:
+    match = play_game(client, alice, bob, BLUNDER_GAME)
+    assert match["status"] == "finished"
+    asked = client.post(f"/api/v1/matches/{match['id']}/analysis", headers=bob)
+    assert asked.status_code == 202, asked.text
+    again = client.post(f"/api/v1/matches/{match['id']}/analysis", headers=alice)
+    assert again.status_code == 200 and again.json()["match_id"] == match["id"]
+    found = wait_for_analysis(client, match["id"])
+    assert found["status"] == "done", found
+    assert found["runs"] == 1 and found["progress"] == found["total"] == len(BLUNDER_GAME) + 1
+    result = found["result"]
+    before = result["positions"][BLUNDER_PLY - 1]
+    assert before["proven"] == "win" and before["value"] == 1.0
+    blunder = result["moves"][BLUNDER_PLY - 1]
+    assert blunder["move"] == BLUNDER_GAME[BLUNDER_PLY - 1]
+    assert blunder["mark"] == "blunder" and blunder["drop"] >= 0.9
+    assert blunder["best"] != blunder["move"] and blunder["best_view"]["last_move"] == blunder["best"]
+    assert result["positions"][-1]["to_move"] is None
+
+
+def test_a_match_in_play_is_not_analysed(client: TestClient, alice, bob) -> None:
+    match = start_match(client, alice, bob)
+    asked = client.post(f"/api/v1/matches/{match['id']}/analysis", headers=alice)
+    assert asked.status_code == 409 and asked.json()["code"] == "match_not_finished"
+    found = client.get(f"/api/v1/matches/{match['id']}/analysis")
+    assert found.status_code == 404 and found.json()["code"] == "no_analysis"
+    assert client.get("/api/v1/matches/nope/analysis").json()["code"] == "no_match"

@@ -48,6 +48,8 @@ class Settings(BaseSettings):
     """Worker processes for bot thinking (kept below the core count so the server stays quick)."""
     analysis_workers: int = 1
     """Worker processes (of lower priority) for computer analysis of finished games; 0 = none."""
+    analysis_budget: int = 0
+    """Search iterations per analysed position; 0 = each game's own (app/analysis/compute.py)."""
     db_pool_size: int = 8
     """Database connections per process; worker threads are capped at the same number, so a
     thread never waits for a connection (see app/db/one_hop.py)."""

@@ -64,8 +64,10 @@ class AnalysisService:
 
     # -- requests --------------------------------------------------------------------------
 
-    def request(self, match_id: str, user: Identity) -> tuple[dict[str, Any], bool]:
-        """The match's analysis, queued now if it did not exist; ``(payload, created)``."""
+    def request(self, match_id: str, user: Identity, budget: int = 0
+                ) -> tuple[dict[str, Any], bool]:
+        """The match's analysis, queued now if it did not exist; ``(payload, created)``.
+        ``budget``: search iterations per position (0: the game's own)."""
         match = store.load(self.session, match_id)
         if match.status != "finished":
             raise Conflict("A match is analysed once it is finished.", code="match_not_finished")
@@ -74,7 +76,7 @@ class AnalysisService:
             return payload(existing), False
         moment = now()
         row = MatchAnalysis(match_id=match_id, status="queued", progress=0, total=match.ply + 1,
-                            budget=budget_for(match.game), requested_by=user.id, runs=0,
+                            budget=budget or budget_for(match.game), requested_by=user.id, runs=0,
                             created_at=moment, updated_at=moment)
         self.session.add(row)
         try:

@@ -91,7 +91,8 @@ def request_analysis(match_id: str, request: Request, response: Response, user: 
     """Ask for the computer analysis of a finished match (once per match: asking again, or
     together with others, answers the same analysis). Progress: GET, or ``analysis`` events
     on the match socket."""
-    found, created = AnalysisService(session).request(match_id, user)
+    found, created = AnalysisService(session).request(
+        match_id, user, request.app.state.settings.analysis_budget)
     if created:
         response.status_code = 202
         bus = request.app.state.bus

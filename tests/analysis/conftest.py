@@ -1,3 +1,27 @@
-"""The API tests' fixtures (two guests), for the analysis tests."""
+"""Fixtures of the analysis tests: the API tests' two guests, and one SQLite app shared by a
+module's tests that need no database of their own (the board is stateless)."""
 
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.db.migrate import upgrade
+from app.main import create_app
+from app.settings import Settings
 from tests.api.conftest import alice, bob  # noqa: F401 (fixtures)
+
+TEST_BUDGET = 100
+"""Search iterations per analysed position in tests (the known blunder is proven well within)."""
+
+
+@pytest.fixture(scope="module")
+def shared_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    url = f"sqlite:///{tmp_path_factory.mktemp('analysis') / 'stepwell.db'}"
+    upgrade(url)
+    app = create_app(Settings(database_url=url, secret_key="test-secret",
+                              analysis_budget=TEST_BUDGET))
+    with TestClient(app) as client:
+        yield client

@@ -1,4 +1,5 @@
-"""Computer analysis through the API: marks a known blunder; refuses unfinished matches."""
+"""Computer analysis through the API: marks a known blunder; refuses unfinished matches.
+(Both databases and concurrent requests: test_analysis_live.py.)"""
 
 from __future__ import annotations
 
@@ -6,9 +7,12 @@ from fastapi.testclient import TestClient
 
 from tests.analysis.helpers import BLUNDER_GAME, BLUNDER_PLY, play_game, wait_for_analysis
 from tests.api.conftest import start_match
+from tests.conftest import make_guest
 
 
-def test_a_won_position_thrown_away_is_marked_a_blunder(client: TestClient, alice, bob) -> None:
+def test_a_won_position_thrown_away_is_marked_a_blunder(shared_client: TestClient) -> None:
+    client = shared_client
+    alice, bob = make_guest(client, "Alice"), make_guest(client, "Bob")
     match = play_game(client, alice, bob, BLUNDER_GAME)
     assert match["status"] == "finished"
     asked = client.post(f"/api/v1/matches/{match['id']}/analysis", headers=bob)
@@ -28,7 +32,9 @@ def test_a_won_position_thrown_away_is_marked_a_blunder(client: TestClient, alic
     assert result["positions"][-1]["to_move"] is None
 
 
-def test_a_match_in_play_is_not_analysed(client: TestClient, alice, bob) -> None:
+def test_a_match_in_play_is_not_analysed(shared_client: TestClient) -> None:
+    client = shared_client
+    alice, bob = make_guest(client, "Alice"), make_guest(client, "Bob")
     match = start_match(client, alice, bob)
     asked = client.post(f"/api/v1/matches/{match['id']}/analysis", headers=alice)
     assert asked.status_code == 409 and asked.json()["code"] == "match_not_finished"

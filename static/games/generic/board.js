@@ -1,6 +1,6 @@
 // The generic board: for a game that ships no renderer of its own. Its legal moves are buttons and
 // its view is shown as JSON, so a game with only a Python package is playable at once.
-import { clearer, el, isMyTurn, moveButtons, t } from "/static/js/kit/index.js";
+import { clearer, el, focusGrid, isMyTurn, moveAnnouncer, moveButtons, t } from "/static/js/kit/index.js";
 
 const PALETTE = ["#f4eee1", "#3a3330", "#d4443a", "#3572cc", "#2a9456", "#e2ad12"];
 
@@ -19,13 +19,18 @@ export function mountBoard(root, ctx) {
   const box = el("div", { class: "generic-board" }, root);
   const moves = el("div", { class: "generic-moves" }, box);
   const json = el("pre", { class: "generic-view" }, box);
+  const announcer = moveAnnouncer(ctx, { seatLabel: (payload, seat) => seatInfo(payload, seat).label });
+  // arrow keys move between the move buttons (Enter and Space press them, as buttons do)
+  const keys = ctx.readOnly ? null : focusGrid(moves, { label: t("Choose your move:"), activate: () => {} });
   return {
     update(payload) {
       json.textContent = readable(payload.view);
       moves.replaceChildren();
-      if (ctx.readOnly || !isMyTurn(payload)) return;
+      announcer.update(payload);
+      if (ctx.readOnly || !isMyTurn(payload)) { keys?.attach([]); return; }
       el("p", { class: "muted" }, moves, t("Choose your move:"));
-      moveButtons(moves, payload.legal_moves ?? [], { submit: ctx.submit, className: "generic-move" });
+      const buttons = moveButtons(moves, payload.legal_moves ?? [], { submit: ctx.submit, className: "generic-move" });
+      keys?.attach(buttons.map((button) => ({ id: button.dataset.move, x: button.offsetLeft, y: button.offsetTop, node: button })));
     },
     destroy: clearer(root),
   };

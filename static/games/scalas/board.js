@@ -6,15 +6,38 @@
 // Test hooks: [data-square] groups with data-height / data-top, classes "legal" / "target" /
 // "clickable", data-pending on forced targets; [data-hand], [data-tops], [data-view-toggle],
 // .scalas-last on the last placed cube, button[data-move="pass"], root data-view="iso"|"flat".
-import { buttonMoves, clearer, el, isMyTurn, moveButtons, myMoves, pressable, svg, t } from "/static/js/kit/index.js";
+import {
+  buttonMoves, cellName, clearer, el, focusGrid, isMyTurn, moveAnnouncer, moveButtons, movePhrase, myMoves, N_, svg, t,
+} from "/static/js/kit/index.js";
 
 import { SWATCH } from "./cubes.js";
 import { drawFlat } from "./flat.js";
+import { startView } from "./geometry.js";
 import { drawIso } from "./iso.js";
 import { buildBar, buildFoot, drawBar, hintText, say } from "./panel.js";
 
 const STORAGE_KEY = "stepwell.scalas.view";
 const TURN_KEY = "stepwell.scalas.turn";
+const PHONE = "(max-width: 600px)"; // phones start in the flat view (the 3D one is small there)
+const CUBE_WORDS = { red: N_("red"), blue: N_("blue") };
+const STATE_WORDS = { legal: N_("place here"), forced: N_("forced placement"), last: N_("last move"), placed: N_("{square}, height {h}") };
+
+
+/** A placement in words, from the position after it: "c3, height 2". */
+function describe(move, payload) {
+  const square = payload.view?.squares?.find((s) => s.name === move);
+  return square ? t(STATE_WORDS.placed, { square: move, h: square.height }) : movePhrase(move);
+}
+
+/** "c3, red, height 2, place here": the square, its top cube, height and what a tap does. */
+function squareName(square, match, info) {
+  const states = [];
+  if (info.pending[square.name]) states.push(t(STATE_WORDS.forced));
+  else if (info.legal.has(square.name)) states.push(t(STATE_WORDS.legal));
+  if (info.last === square.name) states.push(t(STATE_WORDS.last));
+  const colour = square.top === null ? null : t(CUBE_WORDS[match.view.colours[square.top]]);
+  return cellName({ square: square.name, colour, height: square.height, states });
+}
 
 export function seatInfo(match, seat) {
   const colour = match.view?.colours?.[seat] ?? (seat === 0 ? "red" : "blue");
@@ -43,9 +66,10 @@ function decorator(match, info, play) {
     const count = info.pending[square.name];
     if (count) { group.classList.add("target"); group.dataset.pending = count; }
     if (info.legal.has(square.name)) {
-      group.classList.add(count ? "forced" : "legal");
-      pressable(group, square.name, () => play(match.view.clicks[square.name]));
+      group.classList.add(count ? "forced" : "legal", "clickable");
+      group.addEventListener("click", (event) => { event.stopPropagation(); play(match.view.clicks[square.name]); });
     }
+    group.setAttribute("aria-label", squareName(square, match, info));
     if (info.last === square.name) group.classList.add("last");
   };
 }
@@ -57,10 +81,15 @@ export function mountBoard(root, ctx) {
   const canvas = svg("svg", { role: "img", "aria-label": say("board"), class: "scalas-svg" }, frame);
   const foot = buildFoot(frame, Boolean(ctx.readOnly));
   const parts = { ...bar, ...foot };
-  let mode = remembered(STORAGE_KEY, (value) => (value === "flat" ? "flat" : "iso"));
+  let mode = remembered(STORAGE_KEY, (value) => startView(value, window.matchMedia?.(PHONE).matches));
   let turn = remembered(TURN_KEY, (value) => Number(value) % 4 || 0); // quarter turns of the 3D view
   let match = null;
   let busy = false;
+  const announcer = moveAnnouncer(ctx, { describe, seatLabel: (payload, seat) => seatInfo(payload, seat).label });
+  const keys = ctx.readOnly ? null : focusGrid(canvas, {
+    label: say("board"),
+    activate: (name) => { const move = isMyTurn(match) ? match.view.clicks?.[name] : null; if (move) play(move); },
+  });
 
   async function play(move) {
     if (busy) return;
@@ -77,10 +106,11 @@ export function mountBoard(root, ctx) {
     canvas.replaceChildren();
     canvas.classList.toggle("my-turn", mine);
     const decorate = decorator(match, info, play);
-    const hiddenHint = mode === "iso" ? drawIso(canvas, match.view, info, { turn, decorate, play: (name) => play(match.view.clicks[name]) })
-      : (drawFlat(canvas, match.view, info, { decorate }), false);
+    const cells = mode === "iso" ? drawIso(canvas, match.view, info, { turn, decorate, play: (name) => play(match.view.clicks[name]) })
+      : drawFlat(canvas, match.view, info, { decorate });
+    keys?.attach(cells.map((cell) => ({ ...cell, label: cell.node.getAttribute("aria-label") })));
     drawBar(parts, match, mode);
-    parts.hint.say(hintText(match, { mine, hiddenHint }));
+    parts.hint.say(hintText(match, { mine }));
     ctx.actions.replaceChildren();
     const moves = buttonMoves(myMoves(match, ctx.readOnly), match.view.clicks);
     moveButtons(ctx.actions, moves, { submit: play, label: (move) => t(move === "pass" ? "Pass" : move), disabled: busy });
@@ -90,7 +120,7 @@ export function mountBoard(root, ctx) {
   parts.rotate.addEventListener("click", () => { turn = (turn + 1) % 4; remember(TURN_KEY, turn); render(); });
 
   return {
-    update(next) { match = next; render(); },
+    update(next) { match = next; render(); announcer.update(next); },
     destroy: clearer(root, ctx.actions),
   };
 }

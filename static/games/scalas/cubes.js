@@ -24,7 +24,7 @@ export function drawTower(group, column, colours, u, v) {
     const c = CUBE[colours[owner]];
     const low = face(u, v, z);
     const high = face(u, v, z + 1);
-    const cube = svg("g", { class: "scalas-cube" }, group);
+    const cube = svg("g", { class: "scalas-cube", "data-cube": z }, group);
     svg("polygon", { points: pts([high[0], high[1], low[1], low[0]]), fill: c.left, stroke: c.edge }, cube);
     svg("polygon", { points: pts([high[1], high[2], low[2], low[1]]), fill: c.right, stroke: c.edge }, cube);
     svg("polygon", { points: pts(high), fill: c.top, stroke: c.edge }, cube);

@@ -33,6 +33,7 @@ function drawMarks(group, s, info, x, y) {
   svg("rect", { x, y, width: CELL, height: CELL, class: "scalas-hit" }, group);
 }
 
+/** Draw the flat view; returns the keyboard cells [{id, x, y, node}] (kit focusGrid). */
 export function drawFlat(canvas, view, info, { decorate }) {
   const n = view.size;
   const pad = 30;
@@ -40,6 +41,7 @@ export function drawFlat(canvas, view, info, { decorate }) {
   canvas.setAttribute("viewBox", `0 0 ${side} ${side}`);
   const tallest = Math.max(1, ...view.squares.map((s) => s.height));
   const layer = svg("g", { class: "scalas-flat" }, canvas);
+  const cells = [];
   for (const s of view.squares) {
     const x = pad + s.file * CELL;
     const y = pad + (n - 1 - s.rank) * CELL;
@@ -47,9 +49,11 @@ export function drawFlat(canvas, view, info, { decorate }) {
     decorate(group, s);
     drawSquare(group, s, view, info, { x, y, tallest });
     drawMarks(group, s, info, x, y);
+    cells.push({ id: s.name, x, y, node: group });
   }
   for (let i = 0; i < n; i++) {
     svg("text", { x: pad + i * CELL + CELL / 2, y: side - 7, "text-anchor": "middle", class: "scalas-coord" }, layer, FILES[i]);
     svg("text", { x: pad / 2, y: pad + (n - 1 - i) * CELL + CELL / 2 + 6, "text-anchor": "middle", class: "scalas-coord" }, layer, String(i + 1));
   }
+  return cells;
 }

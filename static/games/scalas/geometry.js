@@ -45,3 +45,43 @@ export function isoViewBox(cells, n) {
   const maxY = n * B + PLINTH + 34;
   return `${-pad} ${minY.toFixed(0)} ${2 * n * A + 2 * pad} ${(maxY - minY).toFixed(0)}`;
 }
+
+/** The outline of the tower of height h on display cell (u, v): its silhouette on screen. */
+export function towerOutline(u, v, h) {
+  const top = face(u, v, h);
+  const base = face(u, v, 0);
+  return [top[0], top[3], top[2], base[2], base[1], base[0]];
+}
+
+/** The silhouette of cube z (0 = the bottom one) of the tower on display cell (u, v). */
+export function cubeOutline(u, v, z) {
+  const top = face(u, v, z + 1);
+  const low = face(u, v, z);
+  return [top[0], top[3], top[2], low[2], low[1], low[0]];
+}
+
+/** For each square, the cubes of nearer towers that cover the centre of its top face (pure):
+ * cells are [{name, u, v, h}] in display cells; returns {name: [{tower, cube}]} (cube: the level
+ * in that tower, 0 = bottom). A view ray only ever passes into cells of larger u − v, so only
+ * those can cover a square. */
+export function coverers(cells) {
+  const cover = {};
+  for (const back of cells) {
+    const centre = project(back.u + 0.5, back.v + 0.5, back.h);
+    cover[back.name] = [];
+    for (const front of cells) {
+      if (front.u - front.v <= back.u - back.v) continue;
+      for (let z = 0; z < front.h; z++) {
+        if (inside(centre, cubeOutline(front.u, front.v, z))) cover[back.name].push({ tower: front.name, cube: z });
+      }
+    }
+  }
+  return cover;
+}
+
+/** The view a board opens in (pure): the one this browser chose last, else the flat view on a
+ * phone (the 3D view is small there and its towers hide more) and the 3D view elsewhere. */
+export function startView(stored, phone) {
+  if (stored === "flat" || stored === "iso") return stored;
+  return phone ? "flat" : "iso";
+}

@@ -13,7 +13,6 @@ export const WORDS = {
   pass: N_("You have no legal placement: pass."),
   final: N_("Final tops — red {r}, blue {b}."),
   tiebreak: N_("Tied on tops; decided by the towers of height {h} ({r}–{b})."),
-  hidden: N_("Some squares are hidden behind towers: rotate the board or use the flat view."),
 };
 
 export const say = (key, values = {}) => t(WORDS[key], values);
@@ -72,7 +71,7 @@ function finalText(match) {
 }
 
 /** The hint under the board: the final score, whose forced placements, what to do now. */
-export function hintText(match, { mine, hiddenHint }) {
+export function hintText(match, { mine }) {
   const view = match.view;
   if (match.status === "finished") return finalText(match);
   if (match.status !== "active" || match.to_move === null) return "";
@@ -81,6 +80,6 @@ export function hintText(match, { mine, hiddenHint }) {
   }
   const closed = view.empty_squares_closed ? say("closed", { colour: say(view.colours[1 - match.to_move]) }) : "";
   if (mine && buttonMoves(match.legal_moves, view.clicks).length) return say("pass");
-  if (mine) return sentences([say("place"), closed, hiddenHint ? say("hidden") : ""]);
+  if (mine) return sentences([say("place"), closed]);
   return closed;
 }

@@ -4,7 +4,7 @@
 // move is committed the board previews which of your pieces it would grow (view.growth) and draws
 // the lines of sight to them: on hover with a mouse, or on a first tap on touch screens (tap
 // again, or press the confirm button, to play it). Drawing: pieces.js; input: input.js.
-import { clearer, N_, svg, t } from "/static/js/kit/index.js";
+import { clearer, focusGrid, moveAnnouncer, N_, svg, t } from "/static/js/kit/index.js";
 
 import { pointGrid, WIDTH } from "./geometry.js";
 import { drawActions, drawHits, options } from "./input.js";
@@ -34,6 +34,12 @@ export function mountBoard(root, ctx) {
   const board = { ctx, canvas, layers: layers(canvas), match: null, selected: null, hovered: null,
     pending: null, pointerType: "mouse", tops: {}, shownActions: null };
   const reset = () => { board.selected = null; board.pending = null; board.hovered = null; };
+  const announcer = moveAnnouncer(ctx, { seatLabel: (payload, seat) => seatInfo(payload, seat).label });
+  const keys = ctx.readOnly ? null : focusGrid(canvas, {
+    label: t("Sight board"),
+    activate: (point) => { board.pointerType = "keyboard"; onPoint(point); },
+    cancel: () => { if (board.selected || board.pending) { reset(); draw(); } },
+  });
 
   function preview() {
     const { match, layers: l } = board;
@@ -53,8 +59,9 @@ export function mountBoard(root, ctx) {
     drawBase(l.base, match.view, grid);
     const last = drawMarks(l.marks, match.view, grid, { ...choices, selected: board.selected });
     board.tops = drawPieces(l.pieces, match.view, grid);
-    drawHits(l.hits, board, grid, choices, last, { onPoint, onPreview: preview });
+    const cells = drawHits(l.hits, board, grid, choices, last, { onPoint, onPreview: preview });
     preview();
+    keys?.attach(cells);
   }
 
   function onPoint(point) {
@@ -88,6 +95,7 @@ export function mountBoard(root, ctx) {
       board.match = next;
       canvas.dataset.phase = next.view.phase ?? "over";
       draw();
+      announcer.update(next);
     },
     destroy: clearer(root, ctx.actions),
   };

@@ -1,6 +1,6 @@
 // Input on Sight's board: what may be clicked (from the view's `clicks`), the hit areas with their
 // mouse, touch and keyboard handling, and the hint line with the confirm/cancel buttons.
-import { clickStep, el, isMyTurn, myMoves, N_, sentences, svg, t } from "/static/js/kit/index.js";
+import { cellName, clickStep, el, isMyTurn, myMoves, N_, sentences, svg, t } from "/static/js/kit/index.js";
 import { HIT_RADIUS } from "./pieces.js";
 
 const WORDS = {
@@ -14,6 +14,22 @@ const WORDS = {
   cancel: N_("Cancel"),
   tap_again: N_("Tap again or press the button to play it."),
 };
+const PIECE_WORDS = { light: N_("light"), dark: N_("dark") };
+const STATE_WORDS = {
+  movable: N_("can move"), selected: N_("selected"), target: N_("move here"), place: N_("place here"), last: N_("last move"),
+};
+
+/** "c3, light, height 2, can move": the point, its stack, what a click does there. */
+export function pointName(point, view, { phase, sources, targets }, board, last) {
+  const stack = view.board[point];
+  const states = [];
+  if (point === board.selected) states.push(t(STATE_WORDS.selected));
+  else if (point in sources) states.push(t(STATE_WORDS.movable));
+  const targetWord = phase === "place" ? STATE_WORDS.place : STATE_WORDS.target;
+  if (point in targets) states.push(t(targetWord));
+  if (last.includes(point)) states.push(t(STATE_WORDS.last));
+  return cellName({ square: point, colour: stack ? t(PIECE_WORDS[stack.colour]) : null, height: stack ? stack.height : 0, states });
+}
 
 /** What may be clicked now: {phase, sources: point -> null, targets: point -> move}. */
 export function options(board) {
@@ -34,22 +50,11 @@ function decorate(group, point, view, { sources, targets }, board, last) {
   if (point in sources) group.classList.add("movable");
   if (point === board.selected) group.classList.add("selected");
   if (point in targets) { group.classList.add("target"); group.dataset.move = targets[point]; }
-  if (point in sources || point in targets) {
-    group.classList.add("clickable");
-    group.setAttribute("tabindex", "0");
-    group.setAttribute("role", "button");
-    group.setAttribute("aria-label", point in targets ? targets[point] : point);
-  }
+  if (point in sources || point in targets) group.classList.add("clickable");
 }
 
 function listen(group, point, board, preview, handlers) {
   group.addEventListener("click", (event) => { event.stopPropagation(); handlers.onPoint(point); });
-  group.addEventListener("keydown", (event) => {
-    if (event.key !== "Enter" && event.key !== " ") return;
-    event.preventDefault();
-    board.pointerType = "keyboard";
-    handlers.onPoint(point);
-  });
   if (!preview) return;
   const show = (on) => {
     if (!on && board.hovered?.move !== preview.move) return;
@@ -62,10 +67,12 @@ function listen(group, point, board, preview, handlers) {
   group.addEventListener("blur", () => show(false));
 }
 
-/** One transparent hit area per point, carrying the test hooks (data-point, data-move, classes). */
+/** One transparent hit area per point, carrying the test hooks (data-point, data-move, classes);
+ * returns the keyboard cells (kit focusGrid). */
 export function drawHits(layer, board, grid, choices, last, handlers) {
   layer.replaceChildren();
   const view = board.match.view;
+  const cells = [];
   for (const point of view.points) {
     const { x, y } = grid.at(point);
     const group = svg("g", { "data-point": point, class: "sight-point" }, layer);
@@ -73,7 +80,9 @@ export function drawHits(layer, board, grid, choices, last, handlers) {
     svg("circle", { cx: x, cy: y, r: HIT_RADIUS, class: "sight-hit" }, group);
     const move = choices.targets[point];
     listen(group, point, board, move ? { move, target: point, source: board.selected } : null, handlers);
+    cells.push({ id: point, x, y, node: group, label: pointName(point, view, choices, board, last) });
   }
+  return cells;
 }
 
 function hintText(board, grows) {

@@ -2,7 +2,7 @@
 // Click a highlighted piece (it may move now), then one of the marked destinations; the view's
 // `clicks` says which move that plays. Pass and swap are buttons under the board.
 import {
-  buttonMoves, clearer, clickStep, moveButtons, myMoves, squareGrid, svg, t, N_,
+  buttonMoves, cellName, clearer, clickStep, focusGrid, moveAnnouncer, moveButtons, movePhrase, myMoves, squareGrid, svg, t, N_,
 } from "/static/js/kit/index.js";
 
 export { explainResult } from "./explain.js"; // the match page's step-by-step result
@@ -14,6 +14,24 @@ const PIECE = { L: "var(--light-piece)", D: "var(--dark-piece)" };
 const PIECE_EDGE = { L: "#9a8f7a", D: "#000" };
 const BUTTON_WORDS = { pass: N_("Pass"), swap: N_("Swap colours") };
 const COLOUR_WORDS = { light: N_("Light"), dark: N_("Dark") };
+const PIECE_WORDS = { L: N_("light"), D: N_("dark") };
+const STATE_WORDS = { movable: N_("can move"), selected: N_("selected"), target: N_("move here"), last: N_("last move") };
+
+/** "c3, light, height 2, can move": the square, its top piece and height, what a click does. */
+function squareName(square, stack, marks) {
+  const states = [];
+  if (square === marks.selected) states.push(t(STATE_WORDS.selected));
+  else if (square in marks.pieces) states.push(t(STATE_WORDS.movable));
+  if (square in marks.targets) states.push(t(STATE_WORDS.target));
+  if (marks.last.includes(square)) states.push(t(STATE_WORDS.last));
+  const top = stack[stack.length - 1];
+  return cellName({ square, colour: top ? t(PIECE_WORDS[top]) : null, height: stack.length, states });
+}
+
+/** A move in words: "a1 to b2", "Pass", "Swap colours". */
+function describe(move) {
+  return BUTTON_WORDS[move] ? t(BUTTON_WORDS[move]) : movePhrase(move);
+}
 
 export function seatInfo(match, seat) {
   const colour = match.view.colours?.[seat] ?? (seat === 0 ? "light" : "dark");
@@ -71,6 +89,13 @@ export function mountBoard(root, ctx) {
   let selected = null;
   let match = null;
   const marked = {}; // kind -> squares, from mark() (the match page's result explanation)
+  let clicksNow = {};
+  const announcer = moveAnnouncer(ctx, { describe, seatLabel: (payload, seat) => seatInfo(payload, seat).label });
+  const keys = ctx.readOnly ? null : focusGrid(canvas, {
+    label: t("Stairs board"),
+    activate: (square) => onSquare(square, clicksNow),
+    cancel: () => { if (selected) { selected = null; draw(); } },
+  });
 
   function draw() {
     canvas.replaceChildren();
@@ -85,12 +110,17 @@ export function mountBoard(root, ctx) {
       last: view.last_marks ?? [],
       kinds: Object.fromEntries(Object.entries(marked).flatMap(([kind, list]) => list.map((sq) => [sq, kind]))),
     };
+    clicksNow = clicks;
+    const cells = [];
     view.squares.forEach((square, index) => {
       const group = drawSquare(canvas, grid, view, index, marks);
       if (live) group.addEventListener("click", () => onSquare(square, clicks));
+      const { x, y } = grid.at(square);
+      cells.push({ id: square, x, y, node: group, label: squareName(square, view.board[index], marks) });
     });
     drawCoordinates(canvas, grid);
     drawButtons(clicks);
+    keys?.attach(cells);
   }
 
   function onSquare(square, clicks) {
@@ -117,6 +147,7 @@ export function mountBoard(root, ctx) {
       if (!match || next.ply !== match.ply) selected = null;
       match = next;
       draw();
+      announcer.update(next);
     },
     mark(squares, kind) { // kit/boards.js: outline squares until marked again
       if (kind === undefined) for (const key of Object.keys(marked)) delete marked[key];

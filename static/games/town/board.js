@@ -8,13 +8,13 @@
 // [data-card], [data-seaside], [data-offer] (class "selected"), [data-move] choice buttons,
 // [data-token-seat] / [data-trail-seat], [data-diary-seat] lists with [data-diary] items
 // (class "interest"), #town-scores with [data-score-seat] rows, root data-phase / data-animating.
-import { clearer, el, svg } from "/static/js/kit/index.js";
+import { clearer, el, focusGrid, moveAnnouncer, svg } from "/static/js/kit/index.js";
 import { COLS, HEIGHT, LEFT, PITCH_X, SEA, SEA_TOP, TOP, WIDTH } from "./geometry.js";
 import { drawActions, drawBanner, drawFinal, drawOffer, drawPlayers } from "./panels.js";
 import { slotsFor, view } from "./state.js";
-import { drawTown } from "./town.js";
+import { drawTown, place } from "./town.js";
 import { animate, drawTrails, lagging, placeTokens } from "./walks.js";
-import { colourOf, eventName, SEAT_COLOURS, words } from "./words.js";
+import { colourOf, eventName, moveWords, SEAT_COLOURS, words } from "./words.js";
 
 export function seatInfo(match, seat) {
   const v = match.view || {};
@@ -67,6 +67,25 @@ function update(b, next) {
   }
   if (!b.timer) b.root.dataset.animating = "no";
   drawFinal(b); // hidden while a walk is still being played out; the last tick shows it
+  b.announcer.update(next);
+}
+
+/** Keyboard: Enter on a highlighted slot places the chosen offer card; Escape drops the choice and
+ * goes back to the offer card. */
+function keyboard(b) {
+  if (b.ctx.readOnly) return null;
+  return focusGrid(b.canvas, {
+    label: words().board,
+    activate: (slot) => place(b, slot),
+    cancel: () => {
+      const card = b.selected;
+      if (!card) return;
+      b.selected = null;
+      drawTown(b);
+      drawOffer(b);
+      b.offerPanel.querySelector(`[data-offer="${card}"]`)?.focus();
+    },
+  });
 }
 
 /** @type {import("/static/js/kit/boards.js").MountBoard} */
@@ -75,6 +94,8 @@ export function mountBoard(root, ctx) {
   /** @type {import("./state.js").TownBoard} */
   const b = { root, ctx, ...build(root, ctx), match: null, selected: null, shown: null, timer: null,
     tokens: new Map(), reduceMotion: window.matchMedia?.("(prefers-reduced-motion: reduce)").matches };
+  b.keys = keyboard(b);
+  b.announcer = moveAnnouncer(ctx, { describe: moveWords, seatLabel: (payload, seat) => words().colours[colourOf(payload.view ?? {}, seat)] });
   return {
     update: (next) => update(b, next),
     destroy() { clearTimeout(b.timer); b.timer = null; clearer(root, ctx.actions)(); root.classList.remove("town-board"); },

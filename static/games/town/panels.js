@@ -6,7 +6,7 @@ import { CH, CW, slotName } from "./geometry.js";
 import { myTurn, playerName, slotsFor, view } from "./state.js";
 import { drawTown } from "./town.js";
 import { replay } from "./walks.js";
-import { colourOf, eventName, fill, SEAT_COLOURS, words } from "./words.js";
+import { cardWords, colourOf, eventName, fill, SEAT_COLOURS, words } from "./words.js";
 
 export function miniCard(b, parent, id) {
   const v = view(b);
@@ -31,12 +31,16 @@ export function drawOffer(b) {
     if (id) {
       const slots = slotsFor(b, id);
       const button = el("button", { type: "button", class: "town-offer-card" + (b.selected === id ? " selected" : "") + (mine && slots.length ? " movable" : ""),
-        "data-offer": id, disabled: !mine || slots.length === 0, "aria-pressed": String(b.selected === id) }, cell);
+        "data-offer": id, disabled: !mine || slots.length === 0, "aria-pressed": String(b.selected === id),
+        "aria-label": cardWords(v, id) }, cell);
       miniCard(b, button, id);
-      button.addEventListener("click", () => {
+      button.addEventListener("click", (event) => {
         b.selected = b.selected === id ? null : id;
         drawTown(b);
         drawOffer(b);
+        // chosen from the keyboard (a click with no pointer): go on to the first slot it fits
+        if (b.selected && event.detail === 0) b.keys?.focus(slotsFor(b, b.selected)[0]);
+        else b.offerPanel.querySelector(`[data-offer="${id}"]`)?.focus();
       });
     } else {
       el("div", { class: "town-offer-empty" }, cell, w.empty);

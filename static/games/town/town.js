@@ -1,12 +1,12 @@
 // The town itself: the lighthouse row, the 7×4 slots with their cards, the seaside row, the marks
 // of what may be played and of the last move.
-import { clickStep, svg } from "/static/js/kit/index.js";
+import { clickStep, lang, svg } from "/static/js/kit/index.js";
 import { drawCard, drawLighthouse } from "./art.js";
 import {
   CH, COLS, CW, GAP, HEIGHT, LEFT, LETTERS, PITCH_X, ROWS, SEA, SEA_TOP, SKY, TOP, cardX, cardY, centre, slotName,
 } from "./geometry.js";
 import { myTurn, playerName, slotsFor, view } from "./state.js";
-import { colourOf, eventName, SEAT_COLOURS, words } from "./words.js";
+import { cardWords, colourOf, eventName, SEAT_COLOURS, words } from "./words.js";
 
 export function lastPlacement(b) {
   return view(b).last_marks?.[0] ?? null; // the slot just built
@@ -67,8 +67,12 @@ function drawSlot(b, v, col, row, marks) {
     svg("path", { d: `M${x + CW / 2 - 6} ${y + CH / 2 - 18}h12M${x + CW / 2} ${y + CH / 2 - 24}v12`, stroke: "#fff", "stroke-width": 2.4, "stroke-linecap": "round" }, group);
     group.addEventListener("click", () => place(b, name));
   }
-  if (marks.placed === name) lastRing(group, x, y, CH);
-  if (marks.choice && marks.choice.row === row && marks.choice.col === col) lastRing(group, x, y, CH);
+  const last = marks.placed === name || (marks.choice && marks.choice.row === row && marks.choice.col === col);
+  if (last) lastRing(group, x, y, CH);
+  svg("rect", { x: x - 3, y: y - 3, width: CW + 6, height: CH + 6, rx: 11, class: "town-focus-ring" }, group);
+  const w = words();
+  const named = [name, id ? cardWords(v, id) : w.empty, marks.targets.includes(name) ? w.placeHere : "", last ? w.lastMove : ""];
+  return { id: name, x: col, y: ROWS - row, node: group, label: named.filter(Boolean).join(lang() === "ja" ? "、" : ", ") };
 }
 
 function drawSeaside(b, v, w, choice) {
@@ -115,12 +119,14 @@ export function drawTown(b) {
     choice: lastChoiceStep(b),
   };
   drawSky(b, v, w);
+  const cells = [];
   for (let row = ROWS; row >= 1; row--) {
     svg("text", { x: LEFT - 8, y: cardY(row) + CH / 2 + 5, "text-anchor": "middle", class: "town-coord" }, b.cardsLayer, String(row));
-    for (let col = 0; col < COLS; col++) drawSlot(b, v, col, row, marks);
+    for (let col = 0; col < COLS; col++) cells.push(drawSlot(b, v, col, row, marks));
   }
   drawSeaside(b, v, w, marks.choice);
   drawPending(b, v);
+  b.keys?.attach(cells); // the keyboard's cells: the 28 slots (kit focusGrid)
 }
 
 export function publicStarts(b) {

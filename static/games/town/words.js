@@ -82,6 +82,11 @@ export const WORDS = {
   walkingNow: N_("walking"),
   allDone: N_("Every walk is over"),
   board: N_("Town of Stairs board"),
+  placed: N_("{card} to {slot}"),
+  placeHere: N_("place here"),
+  lastMove: N_("last move"),
+  cardEvent: N_("{card}, {event}"),
+  cardKind: N_("{card}, {kind}"),
 };
 
 /** The WORDS table in the page's language (placeholders left for fill()). */
@@ -102,6 +107,22 @@ export function fill(text, values) {
 
 export function eventName(view, event) {
   return words().events[event] ?? event;
+}
+
+/** A card in words: "E4, Café", "S2, stairs", "P7, path". */
+export function cardWords(view, id) {
+  const card = view.cards?.[id];
+  const w = words();
+  if (!card) return id;
+  if (card.kind === "event") return fill(w.cardEvent, { card: id, event: eventName(view, card.event) });
+  return fill(w.cardKind, { card: id, kind: card.kind === "stairs" ? w.stairs : w.path });
+}
+
+/** A move in words: "P3 to c2" (building), "Up-right" (a walk choice). */
+export function moveWords(move, payload) {
+  const build = /^(\w+)@([a-g]\d)$/.exec(move ?? "");
+  if (build) return fill(words().placed, { card: cardWords(payload.view ?? {}, build[1]), slot: build[2] });
+  return words().actions[move] ?? move;
 }
 
 export function colourOf(view, seat) {

@@ -9,6 +9,10 @@
 //   rating.js    ratingText(rating), ratingBadge(rating), botBadge(user)
 //   backoff.js   backoffDelay(attempt, policy, random)
 //   socket.js    new LiveSocket(url, {onMessage, onStatus, ply}).start(); .request({type:"move",…})
+//   focusgrid.js focusGrid(container, {activate, cancel, label}).attach(cells): arrow keys, Enter,
+//                Escape over a board's cells (every board uses it); nextCell/keyAction are pure
+//   announce.js  moveAnnouncer(ctx, {describe, seatLabel}).update(payload): each move read out in
+//                the #board-announcer live region; cellName(...) the accessible name of a cell
 //   boards.js    the renderer contract (JSDoc typedefs), loadRenderer(url), mountReadOnly, mountView
 //
 // Drawing a position read-only (Watch thumbnails, replays, diagrams), from a plain view object:
@@ -27,3 +31,5 @@ export * from "./rating.js";
 export * from "./backoff.js";
 export * from "./socket.js";
 export * from "./boards.js";
+export * from "./focusgrid.js";
+export * from "./announce.js";

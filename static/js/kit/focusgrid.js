@@ -1,0 +1,134 @@
+// Keyboard play on any board: a roving focus over its cells (squares, points, slots, buttons).
+// Arrow keys move a visible focus ring, Enter or Space does what a click on the cell does (the
+// board's own click handler: the server's `clicks` already say what it means), Escape cancels a
+// selection. One helper for every board, so the keys work the same in every game.
+//
+//   const keys = focusGrid(svgOrDiv, { label: t("Stairs board"), activate: (id) => onSquare(id),
+//                                      cancel: () => { selected = null; draw(); } });
+//   // after every redraw, hand it the cells (screen positions, y grows downwards):
+//   keys.attach(squares.map((sq) => ({ id: sq, x, y, node: group, label: "c3, light, height 2" })));
+//
+// Boards redraw from scratch on every update; attach() gives the focus back to the cell of the
+// same id when the keyboard was on the board, so a move or the opponent's answer never loses it.
+import { lang, N_, t } from "./i18n.js";
+
+/** The keys the grid handles, and the direction each arrow moves in (screen units, y down). */
+export const DIRECTIONS = Object.freeze({
+  ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0],
+});
+
+/** The cell an arrow key leads to from `currentId` (pure). Among the cells lying ahead in that
+ * direction, the nearest, counting a sideways offset twice (so on a square grid it is the
+ * neighbour in the same row or column, and on a staggered layout the one most nearly ahead).
+ * Returns `currentId` at the edge, the first cell when nothing is current yet. */
+export function nextCell(cells, currentId, key) {
+  if (cells.length === 0) return null;
+  const current = cells.find((cell) => cell.id === currentId);
+  if (!current) return cells[0].id;
+  const direction = DIRECTIONS[key];
+  if (!direction) return currentId;
+  const [dx, dy] = direction;
+  let best = null;
+  let bestScore = Infinity;
+  for (const cell of cells) {
+    if (cell.id === currentId) continue;
+    const ahead = (cell.x - current.x) * dx + (cell.y - current.y) * dy;
+    if (ahead <= 1e-6) continue;
+    const aside = Math.abs((cell.x - current.x) * dy - (cell.y - current.y) * dx);
+    const score = ahead + 2 * aside;
+    if (score < bestScore - 1e-9) { best = cell; bestScore = score; }
+  }
+  return best ? best.id : currentId;
+}
+
+/** What a key press on the grid asks for (pure): {action: "move", to} | {action: "activate"} |
+ * {action: "cancel"} | null (a key the grid leaves alone). Home/End go to the first/last cell. */
+export function keyAction(cells, currentId, key) {
+  if (key in DIRECTIONS) return { action: "move", to: nextCell(cells, currentId, key) };
+  if (key === "Home" && cells.length) return { action: "move", to: cells[0].id };
+  if (key === "End" && cells.length) return { action: "move", to: cells[cells.length - 1].id };
+  if (key === "Enter" || key === " " || key === "Spacebar") return { action: "activate" };
+  if (key === "Escape" || key === "Esc") return { action: "cancel" };
+  return null;
+}
+
+/** Make `container` a keyboard board (browser only). `activate(id, event)` is the cell's click,
+ * `cancel()` drops a selection; `label` names the board for screen readers. Returns
+ * {attach(cells), focus(id), current()}: attach after every redraw. */
+export function focusGrid(container, { activate, cancel = () => {}, label = null } = {}) {
+  let cells = [];
+  let currentId = null;
+  let inside = false; // the keyboard focus is on the board (kept across redraws)
+
+  container.setAttribute("role", "application");
+  container.setAttribute("aria-roledescription", "board");
+  if (label) container.setAttribute("aria-label", label);
+  container.classList.add("kit-grid");
+
+  const byId = (id) => cells.find((cell) => cell.id === id) ?? null;
+
+  function setCurrent(id, { focus = false } = {}) {
+    currentId = id;
+    for (const cell of cells) cell.node.setAttribute("tabindex", cell.id === id ? "0" : "-1");
+    const cell = byId(id);
+    if (focus && cell) cell.node.focus({ preventScroll: false });
+  }
+
+  container.addEventListener("focusin", (event) => {
+    const cell = cells.find((c) => c.node === event.target || c.node.contains(event.target));
+    inside = true;
+    if (cell && cell.id !== currentId) setCurrent(cell.id);
+  });
+  container.addEventListener("focusout", (event) => {
+    // focus leaving for somewhere else on the page (not a redraw removing the focused cell)
+    if (event.relatedTarget && !container.contains(event.relatedTarget)) inside = false;
+  });
+  container.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const cell = cells.find((c) => c.node === event.target || c.node.contains(event.target));
+    if (!cell) return;
+    const step = keyAction(cells, cell.id, event.key);
+    if (!step) return;
+    if (step.action === "activate" && cell.node.tagName === "BUTTON") return; // the button's own click
+    event.preventDefault();
+    event.stopPropagation(); // the page's own arrow keys (replay) are for outside the board
+    if (step.action === "move") setCurrent(step.to, { focus: true });
+    else if (step.action === "activate") activate(cell.id, event);
+    else cancel(event);
+  });
+
+  return {
+    /** The board's cells after a redraw: [{id, x, y, node, label}] (label: the accessible name). */
+    attach(next) {
+      const hadFocus = inside && (document.activeElement === null || document.activeElement === document.body
+        || container.contains(document.activeElement));
+      cells = next;
+      for (const cell of cells) {
+        cell.node.dataset.cell = cell.id;
+        cell.node.dataset.at = `${cell.x},${cell.y}`; // where the arrows see it (tests walk by it)
+        cell.node.classList.add("kit-cell");
+        if (!cell.node.hasAttribute("role")) cell.node.setAttribute("role", "button");
+        if (cell.label) cell.node.setAttribute("aria-label", cell.label);
+      }
+      const keep = byId(currentId) ? currentId : cells[0]?.id ?? null;
+      setCurrent(keep, { focus: hadFocus && keep !== null && !container.contains(document.activeElement) });
+    },
+    /** Put the keyboard focus on cell `id` (e.g. the first target once a piece is selected). */
+    focus(id) { if (byId(id)) { inside = true; setCurrent(id, { focus: true }); } },
+    current: () => currentId,
+    /** Whether the keyboard focus is on the board (to decide whether to move it). */
+    active: () => inside,
+  };
+}
+
+const NAME_WORDS = {
+  stack: N_("{square}, {colour}, height {h}"),
+  empty: N_("{square}, empty"),
+};
+
+/** The accessible name of a cell (pure), in the page's language: "c3, light, height 2",
+ * "c3, empty", then any state words ("can move", "selected") the board adds. */
+export function cellName({ square, colour = null, height = 0, states = [] }) {
+  const base = height > 0 && colour ? t(NAME_WORDS.stack, { square, colour, h: height }) : t(NAME_WORDS.empty, { square });
+  return [base, ...states.filter(Boolean)].join(lang() === "ja" ? "、" : ", ");
+}

@@ -18,6 +18,7 @@ from app.api.errors import install_error_handlers
 from app.api.lobby_routes import router as lobby_router
 from app.api.people_routes import router as people_router
 from app.api.routes import router as api_router
+from app.api.tournament_routes import router as tournament_router
 from app.auth import AUTH_CHANNEL, IdentityCache
 from app.db.one_hop import AdmissionLimit, limit_worker_threads
 from app.db.session import make_engine, make_session_factory
@@ -29,6 +30,7 @@ from app.realtime.match_socket import router as socket_router
 from app.realtime.presence import Presence, SharedPresence
 from app.realtime.redis_bus import RedisBus
 from app.settings import PROJECT_ROOT, Settings
+from app.tournaments.pages import router as tournament_page_router
 from app.web import i18n
 from app.web.account_pages import router as account_page_router
 from app.web.pages import render_page_error
@@ -112,11 +114,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_router)
     app.include_router(lobby_router)
     app.include_router(people_router)
+    app.include_router(tournament_router)  # issue 21
     app.include_router(socket_router)
     app.include_router(lobby_socket_router)
     app.include_router(live_socket_router)
     app.include_router(page_router)
     app.include_router(account_page_router)
+    app.include_router(tournament_page_router)  # issue 21
     app.add_middleware(AdmissionLimit, limit=settings.max_pending_requests)
     app.mount("/static", StaticFiles(directory=str(PROJECT_ROOT / "static")), name="static")
     return app

@@ -172,6 +172,7 @@ class GameSummary(BaseModel):
     time_control: dict[str, Any] | None
     result: ResultOut | None = None
     url: str = Field(description="The match page, relative to the site.")
+    tournament: str | None = Field(None, description="The tournament this game is part of.")
 
 
 class ChallengeEvent(Message):

@@ -19,6 +19,7 @@ from app.jobs.clock_keeper import keep_clocks
 from app.jobs.leadership import RedisLeader, SoleLeader
 from app.jobs.quick_play import pair_quick_play
 from app.jobs.seek_expiry import expire_absent_seekers
+from app.jobs.tournaments import run_tournaments
 from app.match.records import MatchRecord
 from app.realtime.bus import EventBus, publish_match
 from app.realtime.presence import Presence, SharedPresence
@@ -67,6 +68,7 @@ class BackgroundJobs:
             keep_clocks(self.session_factory, self.publish_record),
             pair_quick_play(self.session_factory, self.publish_record, self.bus.publish),
             expire_absent_seekers(self.session_factory, self.presence, self.bus.publish),
+            run_tournaments(self.session_factory, self.publish_record, self.bus),  # issue 21
         ]
         if isinstance(self.presence, SharedPresence):
             jobs.append(self._sweep_presence_forever(self.presence))

@@ -224,7 +224,7 @@ def _pair_by_brackets(order: list[SwissPlayer]) -> set[tuple[int, int]]:
     return pairs
 
 
-def _seats(a: SwissPlayer, b: SwissPlayer) -> Board:
+def assign_seats(a: SwissPlayer, b: SwissPlayer) -> Board:
     """Who moves first: the one who wants the first seat more; else alternate the higher ranked."""
     seat_a, strength_a = _wants(a)
     seat_b, strength_b = _wants(b)
@@ -258,7 +258,7 @@ def pair_swiss(players: Iterable[SwissPlayer]) -> list[Board]:
         if _BYE in (x, y):
             boards.append(Board(x if y == _BYE else y, None))
         else:
-            boards.append(_seats(by_id[x], by_id[y]))
+            boards.append(assign_seats(by_id[x], by_id[y]))
     rank = {p.id: i for i, p in enumerate(order)}
     boards.sort(key=lambda board: (board.black is None, min(
         rank[board.white], rank.get(board.black, len(order)) if board.black else len(order))))

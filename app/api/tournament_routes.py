@@ -1,0 +1,215 @@
+"""Tournaments (issue 21): create, list, read, join, withdraw, enter a bot; live changes on a socket.
+
+Thin: each route calls ``TournamentService``; the background job does the pairing."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from fastapi import APIRouter, Depends, Request, WebSocket
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+from app.api.deps import CurrentUser, SessionDep, Viewer
+from app.api.errors import ERROR_RESPONSES
+from app.api.schemas import TimeControl, UserOut
+from app.db.one_hop import OneHopRoute
+from app.ratelimit import rate_limit
+from app.realtime.connection import run_jobs
+from app.tournaments.service import (
+    LIST_CHANNEL,
+    MAX_MINUTES,
+    MAX_ROUNDS,
+    TournamentService,
+    tournament_channel,
+)
+
+router = APIRouter(route_class=OneHopRoute, prefix="/api/v1", responses=ERROR_RESPONSES,
+                   tags=["tournaments"])
+
+
+class TournamentCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(default="", max_length=60, examples=["Friday Sight Swiss"])
+    kind: Literal["swiss", "arena", "duplicate"] = Field(
+        description="`swiss` (fixed rounds, two-player games), `arena` (a time window, "
+                    "two-player games), `duplicate` (Town of Stairs: one deal per round at every table).")
+    game: str = Field(examples=["sight"])
+    options: dict[str, Any] = Field(default_factory=dict)
+    time_control: TimeControl | None = None
+    starts_at: datetime | None = Field(default=None, description="ISO time (UTC when no offset); "
+                                       "omitted = now.")
+    rounds: StrictInt | None = Field(default=None, ge=1, le=MAX_ROUNDS,
+                                     description="Swiss and duplicate: the number of rounds.")
+    minutes: float | None = Field(default=None, ge=0.1, le=MAX_MINUTES,
+                                  description="Arena: how long it lasts.")
+    rated: bool = False
+
+
+class BotEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    level: Literal["easy", "medium", "hard"] = "easy"
+
+
+class SeatOut(BaseModel):
+    seat: int | None = Field(description="0 moves first; null for a bye.")
+    user: UserOut
+    result: float | None = Field(description="1 win, 0.5 draw, 0 loss (duplicate: rank points).")
+    points: float | None = Field(description="What the game adds to the standings.")
+
+
+class GameOut(BaseModel):
+    round: int = Field(description="0 in an arena.")
+    board: int
+    status: Literal["playing", "finished", "bye", "void"]
+    match_id: str | None = Field(description="Null for a bye, or a duplicate table of a round "
+                                 "still in play that you do not sit at.")
+    url: str | None
+    seats: list[SeatOut]
+
+
+class StandingOut(BaseModel):
+    rank: int
+    user: UserOut
+    score: float
+    withdrawn: bool
+    buchholz: float | None = None
+    sonneborn_berger: float | None = None
+    games: int | None = None
+    on_fire: bool | None = Field(default=None, description="Arena: the next win counts double.")
+
+
+class RoundOut(BaseModel):
+    number: int
+    finished: bool
+    deal: dict[str, Any] | None = Field(description="Duplicate: the round's deal, once every "
+                                        "table has finished.")
+
+
+class YouOut(BaseModel):
+    joined: bool
+    withdrawn: bool
+    creator: bool
+
+
+class TournamentSummaryOut(BaseModel):
+    id: str
+    name: str
+    kind: str
+    game: str
+    options: dict[str, Any]
+    time_control: dict[str, Any] | None
+    rated: bool
+    rounds: int | None
+    minutes: int | None
+    starts_at: str | None
+    ends_at: str | None
+    status: Literal["upcoming", "running", "finished"]
+    round: int
+    version: int
+    created_by: UserOut | None
+    url: str
+    players: int = 0
+
+
+class TournamentOut(TournamentSummaryOut):
+    standings: list[StandingOut]
+    games: list[GameOut]
+    rounds_info: list[RoundOut]
+    you: YouOut | None
+
+
+class TournamentListOut(BaseModel):
+    upcoming: list[TournamentSummaryOut]
+    running: list[TournamentSummaryOut]
+    finished: list[TournamentSummaryOut]
+
+
+def _service(request: Request, session: SessionDep) -> TournamentService:
+    return TournamentService(session, request.app.state.bus.publish)
+
+
+@router.post("/tournaments", response_model=TournamentOut, status_code=201,
+             dependencies=[Depends(rate_limit("matches"))])
+def create_tournament(body: TournamentCreate, user: CurrentUser, request: Request,
+                      session: SessionDep) -> dict[str, Any]:
+    """Create a tournament (accounts only; 403 `accounts_only`). Swiss and duplicate need
+    `rounds`, an arena `minutes`; duplicate is for games whose deal can be fixed (Town of
+    Stairs) and is never rated. Pairing starts at `starts_at`."""
+    control = body.time_control.model_dump(exclude_none=True) if body.time_control else None
+    return _service(request, session).create(
+        user, name=body.name, kind=body.kind, game=body.game, options=body.options,
+        time_control=control, starts_at=body.starts_at, rounds=body.rounds,
+        minutes=body.minutes, rated=body.rated)
+
+
+@router.get("/tournaments", response_model=TournamentListOut)
+def list_tournaments(request: Request, session: SessionDep) -> dict[str, Any]:
+    """Upcoming (soonest first), running, and finished (latest first) tournaments.
+    Live changes: `WS /api/v1/tournaments/ws`."""
+    return _service(request, session).list()
+
+
+@router.get("/tournaments/{tournament_id}", response_model=TournamentOut)
+def get_tournament(tournament_id: str, viewer: Viewer, request: Request,
+                   session: SessionDep) -> dict[str, Any]:
+    """Standings (Swiss: score, Buchholz, Sonneborn–Berger; arena and duplicate: points) and
+    every game with its link. Live changes: `WS /api/v1/tournaments/{id}/ws`."""
+    return _service(request, session).get(tournament_id, viewer.id if viewer else None)
+
+
+@router.post("/tournaments/{tournament_id}/join", response_model=TournamentOut)
+def join_tournament(tournament_id: str, user: CurrentUser, request: Request,
+                    session: SessionDep) -> dict[str, Any]:
+    """Enter (or re-enter after withdrawing). 409 `already_joined`, `tournament_finished`,
+    `tournament_closed` (the last round is paired); 403 `rated_needs_account`."""
+    return _service(request, session).join(tournament_id, user)
+
+
+@router.post("/tournaments/{tournament_id}/withdraw", response_model=TournamentOut)
+def withdraw_from_tournament(tournament_id: str, user: CurrentUser, request: Request,
+                             session: SessionDep) -> dict[str, Any]:
+    """Leave: before the start you are removed; after it you are paired no more (your games
+    so far count). 409 `not_joined`."""
+    return _service(request, session).withdraw(tournament_id, user)
+
+
+@router.post("/tournaments/{tournament_id}/bots", response_model=TournamentOut)
+def enter_bot(tournament_id: str, body: BotEntry, user: CurrentUser, request: Request,
+              session: SessionDep) -> dict[str, Any]:
+    """The creator enters a built-in bot (each level is one player). 403 `not_creator`."""
+    return _service(request, session).add_bot(tournament_id, user, body.level)
+
+
+async def _forward(websocket: WebSocket, channel: str) -> None:
+    """Send each change on ``channel`` (`{"type": "tournament", id, status, round, version}`);
+    the client reads the tournament again."""
+    await websocket.accept()
+    async with websocket.app.state.bus.subscribe(channel) as changes:
+        async def forward() -> None:
+            async for message in changes:
+                await websocket.send_json(message)
+
+        async def answer() -> None:
+            while True:
+                message = await websocket.receive_json()
+                if isinstance(message, dict) and message.get("type") == "ping":
+                    await websocket.send_json({"type": "pong"})
+
+        await run_jobs(websocket, forward, answer)
+
+
+@router.websocket("/tournaments/ws")
+async def tournaments_socket(websocket: WebSocket) -> None:
+    """Every tournament change, for the list page."""
+    await _forward(websocket, LIST_CHANNEL)
+
+
+@router.websocket("/tournaments/{tournament_id}/ws")
+async def tournament_socket(websocket: WebSocket, tournament_id: str) -> None:
+    """One tournament's changes: a player joined or left, a game ended, a round was paired."""
+    await _forward(websocket, tournament_channel(tournament_id))
+
+

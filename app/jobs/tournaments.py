@@ -1,0 +1,44 @@
+"""Tournament scheduling: start, pair, record and finish (app/tournaments/scheduler.py), once a
+second and at once when a match ends, so standings move within a second of a game's end and an
+arena player waits for a new opponent no longer than that. Runs in the job leader only; the
+scheduler's guards make a second runner harmless anyway."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.match.service import Publish
+from app.realtime.bus import LIVE_CHANNEL, EventBus
+from app.tournaments.scheduler import OVER, advance_all
+
+POLL_SECONDS = 1.0
+log = logging.getLogger(__name__)
+
+
+async def run_tournaments(session_factory: sessionmaker[Session], publish_record: Publish,
+                          bus: EventBus, poll_seconds: float = POLL_SECONDS) -> None:
+    ended = asyncio.Event()
+
+    async def watch(events: object) -> None:
+        async for message in events:  # type: ignore[attr-defined]
+            if message.get("type") == "record" and message["record"].get("status") in OVER:
+                ended.set()
+
+    async with bus.subscribe(LIVE_CHANNEL) as events:
+        watcher = asyncio.create_task(watch(events))
+        try:
+            while True:
+                ended.clear()
+                try:
+                    await asyncio.to_thread(advance_all, session_factory, publish_record,
+                                            bus.publish)
+                except Exception:  # the next pass retries
+                    log.exception("tournament pass failed")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(ended.wait(), poll_seconds)
+        finally:
+            watcher.cancel()

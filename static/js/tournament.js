@@ -1,0 +1,145 @@
+// One tournament: live standings, every round's games with links, join / withdraw (and, for its
+// creator, built-in bots). Drawn from GET /api/v1/tournaments/{id}; redrawn on each change that
+// WS /api/v1/tournaments/{id}/ws announces.
+import { api } from "./api.js";
+import { botBadge, el, LiveSocket, socketUrl, t } from "./kit/index.js";
+
+let data = JSON.parse(document.getElementById("tournament-data").textContent);
+const statusLine = document.getElementById("tournament-status");
+const standings = document.querySelector("#standings tbody");
+const pairings = document.getElementById("pairings");
+const joinButton = document.getElementById("join-button");
+const withdrawButton = document.getElementById("withdraw-button");
+const actionError = document.getElementById("action-error");
+const path = `/api/v1/tournaments/${data.id}`;
+
+const when = (iso) => (iso ? new Date(iso).toLocaleString(document.documentElement.lang, {
+  dateStyle: "medium", timeStyle: "short" }) : "");
+const number = (value) => (Number.isInteger(value) ? String(value) : value.toFixed(1).replace(/\.0$/, ""));
+
+function statusText() {
+  if (data.status === "upcoming") return t("Starts {when}", { when: when(data.starts_at) });
+  if (data.status === "finished") return t("Finished");
+  if (data.kind === "arena") {
+    const left = Math.max(0, Math.round((Date.parse(data.ends_at) - Date.now()) / 1000));
+    return t("Running: {m}:{s} left", { m: Math.floor(left / 60), s: String(left % 60).padStart(2, "0") });
+  }
+  return t("Round {n} of {total}", { n: data.round, total: data.rounds });
+}
+
+function nameOf(user) {
+  const span = el("span", { class: "player-name" });
+  el("a", { href: `/u/${user.id}` }, span, user.name);
+  const bot = botBadge(user);
+  if (bot) span.append(" ", bot);
+  return span;
+}
+
+function drawStandings() {
+  standings.replaceChildren();
+  const me = Number(document.getElementById("standings").dataset.viewer) || null;
+  for (const row of data.standings) {
+    const tr = el("tr", { class: row.withdrawn ? "withdrawn" : "" }, standings);
+    if (me && row.user.id === me) tr.classList.add("me");
+    el("td", {}, tr, String(row.rank));
+    const who = el("td", { class: row.on_fire ? "on-fire" : "" }, tr);
+    who.append(nameOf(row.user));
+    el("td", {}, tr, number(row.score));
+    if (data.kind === "swiss") {
+      el("td", {}, tr, number(row.buchholz));
+      el("td", {}, tr, number(row.sonneborn_berger));
+    } else {
+      el("td", {}, tr, String(row.games));
+    }
+  }
+  if (!data.standings.length) {
+    const tr = el("tr", {}, standings);
+    el("td", { colspan: "5", class: "muted" }, tr, t("Nobody has joined yet."));
+  }
+}
+
+const STATUS_WORDS = { playing: "playing", finished: "finished", bye: "bye", void: "not counted" };
+
+function gameLine(game, index) {
+  const line = el("div", { class: "pairing" });
+  el("span", { class: "board-no" }, line, data.kind === "arena" ? "" : `${game.board || index + 1}.`);
+  const players = el("span", { class: "players" }, line);
+  game.seats.forEach((seat, i) => {
+    if (i) players.append(data.kind === "duplicate" ? ", " : " – ");
+    const item = el("span", { class: seat.result === 1 && data.kind !== "duplicate" ? "winner" : "" }, players);
+    item.append(nameOf(seat.user));
+    if (seat.points !== null && game.status !== "bye") item.append(` (${number(seat.points)})`);
+  });
+  const state = el("span", { class: "muted" }, line);
+  state.textContent = game.status === "bye" ? t("bye") : t(STATUS_WORDS[game.status]);
+  if (game.url) el("a", { href: game.url }, line, game.status === "playing" ? t("Watch") : t("Replay"));
+  return line;
+}
+
+function drawPairings() {
+  pairings.replaceChildren();
+  const rounds = new Map();
+  for (const game of data.games) {
+    if (!rounds.has(game.round)) rounds.set(game.round, []);
+    rounds.get(game.round).push(game);
+  }
+  const order = [...rounds.keys()].sort((a, b) => b - a); // newest first
+  for (const round of order) {
+    const block = el("div", { class: "round-block" }, pairings);
+    if (data.kind !== "arena") el("h3", {}, block, t("Round {n}", { n: round }));
+    const games = rounds.get(round);
+    (data.kind === "arena" ? [...games].reverse() : games).forEach((game, i) => block.append(gameLine(game, i)));
+    const info = data.rounds_info.find((r) => r.number === round);
+    if (data.kind === "duplicate") {
+      el("p", { class: "deal" }, block, info?.deal
+        ? t("Deal: start cards {cards}; paths {paths}", { cards: info.deal.start_cards.join(" "), paths: info.deal.path_deck.join(" ") })
+        : t("The deal is shown when every table has finished."));
+    }
+  }
+  if (!data.games.length) el("p", { class: "muted" }, pairings, t("No games yet."));
+}
+
+function drawActions() {
+  const you = data.you;
+  const open = data.status !== "finished";
+  joinButton.hidden = !(you && open && !you.joined);
+  withdrawButton.hidden = !(you && open && you.joined);
+}
+
+function draw() {
+  statusLine.textContent = statusText();
+  drawStandings();
+  drawPairings();
+  drawActions();
+}
+
+async function refresh() {
+  data = await api("GET", path);
+  draw();
+}
+
+async function act(method, suffix, body) {
+  actionError.textContent = "";
+  try {
+    data = await api(method, path + suffix, body);
+    draw();
+  } catch (error) {
+    actionError.textContent = error.message;
+  }
+}
+
+joinButton.addEventListener("click", () => act("POST", "/join"));
+withdrawButton.addEventListener("click", () => act("POST", "/withdraw"));
+document.getElementById("bot-button")?.addEventListener("click", () =>
+  act("POST", "/bots", { level: document.getElementById("bot-level").value }));
+
+let pending = null;
+new LiveSocket(socketUrl(`${path}/ws`), {
+  onMessage: (message) => {
+    if (message.type !== "tournament" || pending) return;
+    pending = setTimeout(() => { pending = null; refresh().catch(() => {}); }, 100);
+  },
+  onStatus: (live) => { if (live) refresh().catch(() => {}); },
+}).start();
+setInterval(() => { statusLine.textContent = statusText(); }, 1000);
+draw();

@@ -1,0 +1,74 @@
+// The tournament list: redrawn from GET /api/v1/tournaments on every change that
+// WS /api/v1/tournaments/ws announces; accounts create tournaments with the form.
+import { api } from "./api.js";
+import { el, LiveSocket, socketUrl, t } from "./kit/index.js";
+
+const lists = document.getElementById("tournament-lists");
+const form = document.getElementById("tournament-form");
+const KIND_WORDS = { swiss: "Swiss", arena: "Arena", duplicate: "Duplicate" };
+const SECTIONS = [["running", "Running"], ["upcoming", "Upcoming"], ["finished", "Finished"]];
+const titles = JSON.parse(document.getElementById("game-titles-t")?.textContent || "{}");
+
+function item(tournament) {
+  const li = el("li", { class: "tournament-item" });
+  el("a", { href: tournament.url }, li).append(el("strong", {}, null, tournament.name));
+  const facts = [t(KIND_WORDS[tournament.kind]), titles[tournament.game] ?? tournament.game];
+  if (tournament.rated) facts.push(t("rated"));
+  el("span", { class: "muted" }, li, facts.join(" · "));
+  el("span", { class: "tournament-when" }, li, new Date(tournament.starts_at).toLocaleString(
+    document.documentElement.lang, { dateStyle: "medium", timeStyle: "short" }));
+  const size = tournament.rounds ? t("{n} rounds", { n: tournament.rounds }) : t("{n} min", { n: tournament.minutes });
+  el("span", { class: "muted" }, li, `${t("{n} players", { n: tournament.players })} · ${size}`);
+  return li;
+}
+
+async function refresh() {
+  const all = await api("GET", "/api/v1/tournaments");
+  lists.replaceChildren();
+  for (const [status, word] of SECTIONS) {
+    const section = el("section", { class: "tournament-list" }, lists);
+    el("h2", {}, section, t(word));
+    if (!all[status].length) { el("p", { class: "muted" }, section, t("None.")); continue; }
+    const ul = el("ul", {}, section);
+    all[status].forEach((tournament) => ul.append(item(tournament)));
+  }
+}
+
+if (form) {
+  const byKind = JSON.parse(document.getElementById("games-by-kind").textContent);
+  const gameSelect = form.elements.game;
+  const syncKind = () => {
+    const kind = form.elements.kind.value;
+    gameSelect.replaceChildren(...byKind[kind].map((id) => el("option", { value: id }, null, titles[id] ?? id)));
+    for (const label of form.querySelectorAll("[data-for]")) label.hidden = !label.dataset.for.split(" ").includes(kind);
+  };
+  form.elements.kind.addEventListener("change", syncKind);
+  syncKind();
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const f = form.elements;
+    const [minutes, increment] = f.clock.value.split(":").map(Number);
+    const kind = f.kind.value;
+    const body = {
+      name: f.name.value, kind, game: f.game.value,
+      time_control: f.clock.value ? { kind: "realtime", minutes, increment } : null,
+      starts_at: new Date(Date.now() + Number(f.starts_in.value || 0) * 60000).toISOString(),
+      rated: kind !== "duplicate" && f.rated.checked,
+    };
+    if (kind === "arena") body.minutes = Number(f.minutes.value); else body.rounds = Number(f.rounds.value);
+    try {
+      const created = await api("POST", "/api/v1/tournaments", body);
+      location.href = created.url;
+    } catch (error) {
+      document.getElementById("tournament-form-error").textContent = error.message;
+    }
+  });
+}
+
+let pending = null;
+new LiveSocket(socketUrl("/api/v1/tournaments/ws"), {
+  onMessage: (message) => {
+    if (message.type !== "tournament" || pending) return;
+    pending = setTimeout(() => { pending = null; refresh().catch(() => {}); }, 300);
+  },
+}).start();

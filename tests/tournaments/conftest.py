@@ -1,0 +1,119 @@
+"""Tournament fixtures: a migrated database with a session factory, players, and bots that play
+every tournament game to its end through the match service (the built-in bot engine)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.db.migrate import upgrade
+from app.db.models import Match, User
+from app.db.session import make_engine, make_session_factory
+from app.match.service import MatchService
+from app.services.identity import Identity
+from app.tournaments.models import TournamentGame
+from app.tournaments.scheduler import advance_all
+from app.tournaments.service import TournamentService
+from games import registry
+from games.bots import choose_move
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    url = f"sqlite:///{tmp_path / 'tournaments.db'}"
+    upgrade(url)
+    return url
+
+
+@pytest.fixture
+def factory(sqlite_url: str) -> Iterator[sessionmaker[Session]]:
+    engine = make_engine(sqlite_url)
+    yield make_session_factory(engine)
+    engine.dispose()
+
+
+class Events:
+    """Everything published: match records and bus messages."""
+
+    def __init__(self) -> None:
+        self.records: list[Any] = []
+        self.messages: list[tuple[str, dict[str, Any]]] = []
+
+    def record(self, record: Any) -> None:
+        self.records.append(record)
+
+    def publish(self, channel: str, message: dict[str, Any]) -> None:
+        self.messages.append((channel, message))
+
+
+@pytest.fixture
+def events() -> Events:
+    return Events()
+
+
+def make_users(factory: sessionmaker[Session], count: int, kind: str = "bot",
+               prefix: str = "p") -> list[Identity]:
+    with factory() as session:
+        users = [User(name=f"{prefix}{i}", kind=kind, username=f"{prefix}{i}-{random.random():.9f}")
+                 for i in range(1, count + 1)]
+        session.add_all(users)
+        session.commit()
+        return [Identity(id=u.id, name=u.name, kind=u.kind) for u in users]
+
+
+def create(factory: sessionmaker[Session], creator: Identity, players: list[Identity],
+           **fields: Any) -> str:
+    fields = {"name": "Test", "options": {}, "time_control": None, "starts_at": None,
+              "rounds": None, "minutes": None, "rated": False, **fields}
+    with factory() as session:
+        service = TournamentService(session)
+        tournament_id = service.create(creator, **fields)["id"]
+        for player in players:
+            service.join(tournament_id, player)
+    return tournament_id
+
+
+def tournament_matches(factory: sessionmaker[Session], tournament_id: str,
+                       status: str = "active") -> list[str]:
+    with factory() as session:
+        return list(session.scalars(
+            select(Match.id).join(TournamentGame, TournamentGame.match_id == Match.id)
+            .where(TournamentGame.tournament_id == tournament_id, Match.status == status)
+            .order_by(Match.id)))
+
+
+def play_out(factory: sessionmaker[Session], match_id: str, events: Events,
+             level: str | None = "easy", max_plies: int = 2000) -> None:
+    """Plays the match to its end: the bot engine at ``level`` for each seat (None: random)."""
+    rng = random.Random(match_id)
+    with factory() as session:
+        service = MatchService(session, events.record)
+        for _ in range(max_plies):
+            record = service.get(match_id)
+            if record.status != "active":
+                return
+            state = registry.get(record.game).from_json(record.snapshot)
+            seat = state.to_move
+            assert seat is not None
+            move = (choose_move(state, seat, level, record.ply) if level
+                    else rng.choice(state.legal_moves()))
+            user = record.seats[seat]
+            service.play(match_id, Identity(id=user.user_id or 0, name="x", kind="bot"), move,
+                         record.ply, seat=seat)
+    raise AssertionError(f"{match_id} did not end")
+
+
+def advance(factory: sessionmaker[Session], events: Events) -> int:
+    return advance_all(factory, events.record, events.publish)
+
+
+def view(factory: sessionmaker[Session], tournament_id: str, viewer: int | None = None
+         ) -> dict[str, Any]:
+    with factory() as session:
+        return TournamentService(session).get(tournament_id, viewer)

@@ -2,7 +2,7 @@
 // creator, built-in bots). Drawn from GET /api/v1/tournaments/{id}; redrawn on each change that
 // WS /api/v1/tournaments/{id}/ws announces.
 import { api } from "./api.js";
-import { botBadge, el, LiveSocket, socketUrl, t } from "./kit/index.js";
+import { botBadge, el, LiveSocket, N_, socketUrl, t } from "./kit/index.js";
 
 let data = JSON.parse(document.getElementById("tournament-data").textContent);
 const statusLine = document.getElementById("tournament-status");
@@ -58,7 +58,7 @@ function drawStandings() {
   }
 }
 
-const STATUS_WORDS = { playing: "playing", finished: "finished", bye: "bye", void: "not counted" };
+const STATUS_WORDS = { playing: N_("playing"), finished: N_("finished"), bye: N_("bye"), void: N_("not counted") };
 
 function gameLine(game, index) {
   const line = el("div", { class: "pairing" });
@@ -71,7 +71,7 @@ function gameLine(game, index) {
     if (seat.points !== null && game.status !== "bye") item.append(` (${number(seat.points)})`);
   });
   const state = el("span", { class: "muted" }, line);
-  state.textContent = game.status === "bye" ? t("bye") : t(STATUS_WORDS[game.status]);
+  state.textContent = t(STATUS_WORDS[game.status]);
   if (game.url) el("a", { href: game.url }, line, game.status === "playing" ? t("Watch") : t("Replay"));
   return line;
 }

@@ -1,12 +1,12 @@
 // The tournament list: redrawn from GET /api/v1/tournaments on every change that
 // WS /api/v1/tournaments/ws announces; accounts create tournaments with the form.
 import { api } from "./api.js";
-import { el, LiveSocket, socketUrl, t } from "./kit/index.js";
+import { el, LiveSocket, N_, socketUrl, t } from "./kit/index.js";
 
 const lists = document.getElementById("tournament-lists");
 const form = document.getElementById("tournament-form");
-const KIND_WORDS = { swiss: "Swiss", arena: "Arena", duplicate: "Duplicate" };
-const SECTIONS = [["running", "Running"], ["upcoming", "Upcoming"], ["finished", "Finished"]];
+const KIND_WORDS = { swiss: N_("Swiss"), arena: N_("Arena"), duplicate: N_("Duplicate") };
+const SECTIONS = [["running", N_("Running")], ["upcoming", N_("Upcoming")], ["finished", N_("Finished")]];
 const titles = JSON.parse(document.getElementById("game-titles-t")?.textContent || "{}");
 
 function item(tournament) {
@@ -18,7 +18,8 @@ function item(tournament) {
   el("span", { class: "tournament-when" }, li, new Date(tournament.starts_at).toLocaleString(
     document.documentElement.lang, { dateStyle: "medium", timeStyle: "short" }));
   const size = tournament.rounds ? t("{n} rounds", { n: tournament.rounds }) : t("{n} min", { n: tournament.minutes });
-  el("span", { class: "muted" }, li, `${t("{n} players", { n: tournament.players })} · ${size}`);
+  const players = t("{n} players", { n: tournament.players });
+  el("span", { class: "muted" }, li, `${players} · ${size}`);
   return li;
 }
 

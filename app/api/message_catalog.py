@@ -58,7 +58,8 @@ _SEEK = {"id": "Sk9Lm2Qp", "kind": "challenge", "game": "sight", "options": {"pr
          "created_at": "2026-11-23T04:00:00Z"}
 _SUMMARY = {"id": "Ab12Cd34", "game": "stairs", "status": "active",
             "seats": MATCH_EXAMPLE["seats"], "your_seat": 0, "rated": True,
-            "time_control": MATCH_EXAMPLE["time_control"], "result": None, "url": "/m/Ab12Cd34"}
+            "time_control": MATCH_EXAMPLE["time_control"], "result": None, "url": "/m/Ab12Cd34",
+            "tournament": None}
 
 _CHAT_LINE = {"id": 41, "match_id": "Ab12Cd34", "room": "players", "user": _USER,
               "text": "good luck!", "phrase": None, "created_at": "2026-11-23T04:00:05Z"}

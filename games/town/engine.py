@@ -364,6 +364,24 @@ class TownState(State):
             other._start = tuple(start)
         return other
 
+    def playout_move(self, moves: list[str], rng: random.Random) -> str:
+        """A walker looks one choice ahead: the choice whose forced stretch leaves the best diary
+        (points so far, plus a point for a walk that goes on, since a walk that ends early takes
+        no more cards). Building stays uniformly random: where a card helps whom shows only in
+        the walks, which this very look-ahead plays well."""
+        if self._phase != "walk" or len(moves) == 1:
+            return moves[rng.randrange(len(moves))]
+        seat = self._turn
+        assert seat is not None
+        scores = []
+        for move in moves:
+            after = self._choose(move)
+            value = score_of(after._diaries[seat], seat) + rng.random() * 0.5
+            if after._turn == seat and after._phase == "walk":
+                value += 1
+            scores.append(value)
+        return moves[scores.index(max(scores))]
+
     # -- phase 1: building ------------------------------------------------------------------
 
     def _slots(self) -> tuple[dict[str, list[int]], bool]:

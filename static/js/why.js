@@ -1,0 +1,82 @@
+// "Why not here": when the player to move taps a square, point or slot the rules do not allow
+// there, the page asks the server why (POST /api/v1/matches/{id}/why, side-effect free) and shows
+// the reason, already in the page's language, near the board.
+//
+// Game-independent: it reads only the boards' data-* hooks and the view's `clicks` map (what a
+// tap plays, static/js/kit/clicks.js), listening in the capture phase so it sees each tap before
+// the board redraws. A tap the clicks map accepts (a legal move, a piece picked up, a card chosen)
+// asks nothing; it only clears an earlier reason.
+import { api } from "./api.js";
+import { clickStep } from "./kit/clicks.js";
+import { isMyTurn } from "./kit/turn.js";
+
+// The data attributes that name what was tapped, in each board: Stairs and Scalas squares, Sight
+// points, Town slots and offer cards, Scalas' 3-D towers.
+const HOOKS = ["square", "point", "slot", "offer", "body", "tower"];
+const SELECTOR = HOOKS.map((hook) => `[data-${hook}]`).join(",");
+
+/** The name a tapped element carries (its first hook), or null. */
+export function tappedName(element) {
+  const hit = element?.closest?.(SELECTOR);
+  if (!hit) return null;
+  for (const hook of HOOKS) {
+    const value = hit.getAttribute(`data-${hook}`);
+    if (value) return value;
+  }
+  return null;
+}
+
+/** How the server joins a two-tap move ("a1-b2", "P3@c2"): read from a move the map holds. */
+export function separator(clicks, first) {
+  const maps = first && clicks?.[first] && typeof clicks[first] === "object"
+    ? [[first, clicks[first]]] : Object.entries(clicks ?? {});
+  for (const [a, inner] of maps) {
+    if (!inner || typeof inner !== "object") continue;
+    for (const [b, move] of Object.entries(inner)) {
+      if (move.startsWith(a) && move.endsWith(b)) return move.slice(a.length, move.length - b.length);
+    }
+  }
+  return "-";
+}
+
+/**
+ * What a tap on `name` means, after an accepted first tap `first` (or null): `{ask, first}`,
+ * where `ask` is the move (or lone first part) to ask the server about, null when the tap is
+ * legal, and `first` is the accepted first tap afterwards. Pure.
+ */
+export function classify(clicks, first, name) {
+  const map = clicks ?? {};
+  if (first !== null && clickStep(map, [first, name]).move) return { ask: null, first: null };
+  if (Object.hasOwn(map, name)) {
+    const opens = map[name] !== null && typeof map[name] === "object";
+    return { ask: null, first: opens && name !== first ? name : null };
+  }
+  if (first !== null) return { ask: `${first}${separator(map, first)}${name}`, first: null };
+  return { ask: name, first: null };
+}
+
+/**
+ * Wire the reasons to a board. `getMatch()` returns the live match payload (null while a replay
+ * is shown); `show(text)` writes the message near the board ("" clears it).
+ */
+export function wireWhy({ board, matchId, getMatch, show }) {
+  let first = null;
+  let ply = null;
+  board.addEventListener("click", (event) => {
+    const match = getMatch();
+    if (!isMyTurn(match)) { first = null; return; }
+    if (match.ply !== ply) { first = null; ply = match.ply; }
+    const name = tappedName(event.target);
+    if (name === null) return;
+    const step = classify(match.view?.clicks, first, name);
+    first = step.first;
+    if (step.ask === null) { show(""); return; }
+    const asked = match.ply;
+    api("POST", `/api/v1/matches/${matchId}/why`, { move: step.ask })
+      .then((answer) => {
+        const now = getMatch();
+        if (!answer.legal && now && now.ply === asked && isMyTurn(now)) show(answer.message);
+      })
+      .catch(() => {}); // a reason is a courtesy: a failed question shows nothing
+  }, true);
+}

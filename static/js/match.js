@@ -4,6 +4,7 @@
 import { api } from "./api.js";
 import { Clocks, renderActions, renderAfterGame } from "./match-actions.js";
 import { sendMove } from "./moves.js";
+import { wireWhy } from "./why.js";
 import { isBotSeat, ratingMark, seatName } from "./names.js";
 import {
   errorText, isMyTurn, LiveSocket, loadRenderer, N_, botBadge, socketUrl, t,
@@ -381,6 +382,7 @@ function wireLinks() {
 async function start() {
   boardModule = await loadRenderer(root.dataset.board);
   board = boardModule.mountBoard($("board"), { submit, t, actions: $("board-actions"), readOnly: false });
+  wireWhy({ board: $("board"), matchId, getMatch: () => (replayPly === null ? match : null), show: showError });
   wireLinks();
   wireReplay();
   applyMatch(match); // fetches the move list when the page opens after the first move

@@ -109,8 +109,14 @@ def home(request: Request, session: SessionDep, lobby: Lobby) -> Response:
     games = [{**game.describe(), "fields": option_fields(game.id)} for game in registry.all_games()]
     seeks = lobby.visible_to(lobby.open_seeks(), viewer.id if viewer else None)
     mine = profiles.games_in_play(session, viewer.id) if viewer else []
+    translate = i18n.gettext  # msgids of the games' words, extracted where they are written
+    option_labels = {  # the lobby rows name a seek's options in the page's language
+        game["id"]: {field["name"]: {"title": translate(field["title"]),
+                                     "choices": {str(c): translate(str(c)) for c in field["choices"]}}
+                     for field in game["fields"]}
+        for game in games}
     return render(request, "home.html", games=games, seeks=seeks, clock_presets=CLOCK_PRESETS,
-                  my_games=mine)
+                  my_games=mine, option_labels=option_labels)
 
 
 @router.get("/lobby")

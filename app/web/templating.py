@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from app.settings import PROJECT_ROOT
-from app.web import game_assets, i18n, script_words
+from app.web import game_assets, i18n, names, script_words
 from games import registry
 
 templates = Jinja2Templates(directory=str(PROJECT_ROOT / "templates"))
@@ -26,6 +26,7 @@ def _to_json_script(value: Any) -> Markup:
 
 
 templates.env.filters["json_script"] = _to_json_script
+templates.env.filters["player_names"] = names.player_names
 templates.env.globals["game_assets"] = game_assets.assets
 templates.env.globals["result_reasons"] = lambda game_id: {
     code: i18n.reason_label(game_id, code)

@@ -7,6 +7,7 @@ import { ratingMark } from "./names.js";
 const lobby = document.getElementById("lobby");
 const viewerId = lobby.dataset.viewer ? Number(lobby.dataset.viewer) : null;
 const titles = JSON.parse(document.getElementById("game-titles").textContent);
+const optionLabels = JSON.parse(document.getElementById("option-labels")?.textContent || "{}");
 const rows = document.getElementById("seek-rows");
 const quickStatus = document.getElementById("quick-status");
 let seeks = JSON.parse(document.getElementById("initial-seeks").textContent);
@@ -37,6 +38,13 @@ async function act(promise) {
   } catch (error) {
     quickStatus.textContent = errorText(error);
   }
+}
+
+/** "Pie rule (swap)", "Priority: absolute": an option as the create form labels it. */
+function optionText(game, name, value) {
+  const label = optionLabels[game]?.[name];
+  const title = label?.title ?? name;
+  return value === true ? title : `${title}: ${label?.choices?.[String(value)] ?? value}`;
 }
 
 /** "Casual · 5+3", "Rated · 3 d/move · quick play": how a seek's game will be played. */
@@ -81,7 +89,7 @@ function renderSeeks() {
     if (options.length) {
       const small = document.createElement("div");
       small.className = "muted small";
-      small.textContent = options.map(([k, v]) => (v === true ? k : `${k}: ${v}`)).join(", ");
+      small.textContent = options.map(([name, value]) => optionText(seek.game, name, value)).join(", ");
       game.append(small);
     }
     const seats = document.createElement("td");

@@ -165,6 +165,12 @@ function renderResultSteps() {
     if (step.decided) item.className = "decided";
     return item;
   }));
+  if (board?.mark && resultSteps.at(-1)?.marks) {
+    const legend = document.createElement("li");
+    legend.className = "result-legend";
+    legend.textContent = t("On the board: the winner's squares framed in green, the other side's dashed in red.");
+    list.append(legend);
+  }
   list.hidden = resultSteps.length === 0;
   markResult();
 }

@@ -24,11 +24,13 @@ from app.api.deps import CurrentUser, Viewer
 from app.api.messages import PROTOCOL_VERSION
 from app.auth import bearer_token, resolve_viewer, resolve_viewer_async
 from app.db.one_hop import OneHopRoute
+from app.match.payloads import MatchChange
 from app.match.records import MatchRecord
 from app.match.service import MatchService
-from app.realtime.bus import LIVE_CHANNEL, match_channel
-from app.realtime.chat_feed import chat_subscription, merge, subscribed_rooms, visible_line
+from app.realtime.bus import LIVE_CHANNEL
+from app.realtime.chat_feed import visible_line
 from app.realtime.connection import run_jobs
+from app.realtime.match_feed import MatchFeed
 from app.services.errors import Unauthenticated
 from app.services.identity import Identity
 from app.services.lobby import LobbyService, user_channel
@@ -137,8 +139,8 @@ async def account_events(app: Any, user: Identity) -> Events:
                     event = personal_event(message)
                     if event is not None:
                         yield event
-                elif message.get("type") == "record":
-                    for event in tracker.events_for(MatchRecord.from_json(message["record"])):
+                elif message.get("type") == "change":
+                    for event in tracker.events_for(MatchChange.from_json(message["change"])):
                         yield event
         finally:
             for task in pumps:
@@ -207,16 +209,18 @@ async def match_events(app: Any, match_id: str, viewer: Identity | None,
                        first: MatchRecord) -> Events:
     """``gameFull``, then ``gameState`` / ``offer`` / ``opponentGone`` / ``chatLine`` until
     ``gameFinish``."""
-    bus = app.state.bus
     presence = app.state.presence
     claim_after = app.state.settings.claim_after_seconds
     viewer_id = viewer.id if viewer else None
-    rooms = subscribed_rooms(first, viewer_id)
-    async with bus.subscribe(match_channel(match_id)) as messages, \
-            chat_subscription(bus, match_id, rooms) as chat:
-        record = await run_in_threadpool(_load_record, app, match_id)  # nothing missed since
+
+    async def load() -> MatchRecord:
+        return await run_in_threadpool(_load_record, app, match_id)
+
+    async with MatchFeed(app.state.bus, match_id, viewer_id) as feed:
+        record = await load()  # nothing missed since: the feed is subscribed
         follower = MatchFollower(record if record.version >= first.version else first,
                                  viewer_id, PROTOCOL_VERSION)
+        await feed.settle(follower.latest)
         connection = presence.connect(viewer_id, match_id, follower.latest.seat_of(viewer_id))
         try:
             for event in follower.first_events():
@@ -225,17 +229,22 @@ async def match_events(app: Any, match_id: str, viewer: Identity | None,
                 return
             for event in await _presence(follower, presence, match_id, claim_after):
                 yield event
-            async for message in merge(messages, chat):
-                if message.get("type") == "chatLine":
+            while True:
+                message = await feed.next()
+                kind = message.get("type")
+                if kind == "chatLine":
                     line = visible_line(message, follower.latest, viewer_id)
                     if line is not None:
                         yield line
-                elif message.get("type") == "record":
-                    for event in follower.events_for(MatchRecord.from_json(message["record"])):
+                elif kind in ("record", "change"):
+                    incoming = await feed.newer(message, follower.latest, load)
+                    if incoming is None:
+                        continue
+                    for event in follower.events_for(incoming):
                         yield event
                     if follower.over:
                         return
-                elif message.get("type") == "presence":  # batched, shared across instances
+                elif kind == "presence":  # batched, shared across instances
                     for event in await _presence(follower, presence, match_id, claim_after,
                                                  message["online_seats"]):
                         yield event

@@ -21,12 +21,12 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.match.bots import active_matches_with_bots, bot_levels_by_user, bot_move
+from app.match.payloads import Known, MatchChange, to_move_of
 from app.match.records import MatchRecord
 from app.match.service import MatchService, Publish
 from app.realtime.bus import LIVE_CHANNEL, EventBus
 from app.services.errors import ServiceError
 from app.services.identity import Identity
-from games import registry
 
 log = logging.getLogger(__name__)
 
@@ -59,8 +59,8 @@ class BotRunner:
         async with bus.subscribe(LIVE_CHANNEL) as events:
             await self.catch_up()
             async for message in events:
-                if message.get("type") == "record":
-                    await self.consider(MatchRecord.from_json(message["record"]))
+                if message.get("type") == "change":  # public: the snapshot is read when needed
+                    await self.consider(MatchChange.from_json(message["change"]))
 
     async def catch_up(self) -> None:
         def load() -> list[MatchRecord]:
@@ -71,10 +71,10 @@ class BotRunner:
         for record in await asyncio.to_thread(load):
             await self.consider(record)
 
-    async def consider(self, record: MatchRecord) -> None:
+    async def consider(self, record: Known) -> None:
         if record.status != "active" or not any(s.kind == "bot" for s in record.seats):
             return
-        to_move = registry.get(record.game).from_json(record.snapshot).to_move
+        to_move = to_move_of(record)
         if to_move is None or to_move in record.eliminated:
             return
         seat = record.seats[to_move]
@@ -88,9 +88,18 @@ class BotRunner:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    async def _think(self, record: MatchRecord, seat: int, user_id: int, level: str) -> None:
+    def _load(self, match_id: str) -> MatchRecord:
+        with self.session_factory() as session:
+            return MatchService(session).get(match_id)
+
+    async def _think(self, known: Known, seat: int, user_id: int, level: str) -> None:
         loop = asyncio.get_running_loop()
+        record = known
         try:
+            if not isinstance(record, MatchRecord):  # the bus carries no snapshot: read it
+                record = await asyncio.to_thread(self._load, known.id)
+                if record.ply != known.ply or record.status != "active":
+                    return  # moved on meanwhile; the newer change is considered on its own
             move = await loop.run_in_executor(self.executor, bot_move, record.game,
                                               record.snapshot, seat, level, record.ply)
             self.computations += 1
@@ -103,7 +112,7 @@ class BotRunner:
         except Exception:
             log.exception("bot failed to move in %s at ply %s", record.id, record.ply)
         finally:
-            self.thinking.discard((record.id, record.ply))
+            self.thinking.discard((known.id, known.ply))
 
     def _submit(self, record: MatchRecord, seat: int, user_id: int, move: str) -> None:
         with self.session_factory() as session:

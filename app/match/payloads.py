@@ -7,13 +7,14 @@ spectator view. The engine snapshot (which may hold secrets) never leaves throug
 from __future__ import annotations
 
 from collections import OrderedDict
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import orjson
 
 from app.match import clocks, store
 from app.match.offers import offer_kinds
-from app.match.records import MatchRecord
+from app.match.records import MatchHeader, MatchRecord
 from app.services.option_privacy import public_options
 from app.timesource import now
 from games import registry
@@ -62,15 +63,54 @@ def seat_payload(record: MatchRecord, seat: int | None) -> dict[str, Any]:
     }
 
 
-def live_item(record: MatchRecord, seat_ratings: dict[int, dict[str, Any]],
+def view_of(known: Known, seat: int | None) -> dict[str, Any]:
+    """The payload for ``seat`` from whichever form of the match a connection holds."""
+    if isinstance(known, MatchRecord):
+        return seat_payload(known, seat)
+    if seat is not None:
+        raise ValueError("a seat's view is built from the full record, not from a change")
+    return known.public
+
+
+def to_move_of(known: Known) -> int | None:
+    """Whose turn it is (``None`` unless the match is in play)."""
+    if isinstance(known, MatchRecord):
+        return store.state_of(known).to_move if known.status == "active" else None
+    return known.to_move
+
+
+def live_item(known: Known, seat_ratings: dict[int, dict[str, Any]],
               spectators: int) -> dict[str, Any]:
     """One match of the Watch list — the same item over REST (``GET /api/v1/live``) and over the
-    live socket: the public view, the players' ratings and the spectator count."""
-    item = seat_payload(record, None)
+    live socket: the public view, the players' ratings and the spectator count. The public
+    view may be shared by many sockets: its seats are copied before the ratings go in."""
+    public = view_of(known, None)
+    seats = [{**s, "user": None if s["user"] is None else {**s["user"]}} for s in public["seats"]]
     for seat, rating in seat_ratings.items():
-        if item["seats"][seat]["user"] is not None:
-            item["seats"][seat]["user"]["rating"] = rating
-    return {**item, "spectators": spectators}
+        if seats[seat]["user"] is not None:
+            seats[seat]["user"]["rating"] = rating
+    return {**public, "seats": seats, "spectators": spectators}
+
+
+@dataclass(frozen=True, kw_only=True)
+class MatchChange(MatchHeader):
+    """A committed change as the shared bus channels carry it (issue 15): the header, whose seat
+    is to move, and the spectators' payload built once by the publisher. No snapshot, so no
+    secret, travels to a process that serves no player of the match."""
+
+    to_move: int | None
+    public: dict[str, Any]
+
+    @classmethod
+    def of(cls, record: MatchRecord) -> MatchChange:
+        public = seat_payload(record, None)
+        header = {k: v for k, v in asdict(record).items() if k != "snapshot"}
+        header["options"] = public["options"]  # a fixed deal is a secret option
+        return cls.from_json({**header, "to_move": public["to_move"], "public": public})
+
+
+Known = MatchRecord | MatchChange
+"""What a connection may hold as "the match now": a full record (it serves a seat) or a change."""
 
 
 class SeatMessages:
@@ -86,12 +126,13 @@ class SeatMessages:
         self._built: OrderedDict[tuple[str, int, int | None], tuple[str, dict[str, Any]]] = \
             OrderedDict()
 
-    def get(self, record: MatchRecord, seat: int | None) -> tuple[str, dict[str, Any]]:
-        """(encoded ``{"type": "state", ...}`` text, the same message as a dict)."""
-        key = (record.id, record.version, seat)
+    def get(self, known: Known, seat: int | None) -> tuple[str, dict[str, Any]]:
+        """(encoded ``{"type": "state", ...}`` text, the same message as a dict). A change
+        gives the spectators' message only: a seat's view needs the full record."""
+        key = (known.id, known.version, seat)
         found = self._built.get(key)
         if found is None:
-            message = {"type": "state", **seat_payload(record, seat)}
+            message = {"type": "state", **view_of(known, seat)}
             found = (orjson.dumps(message).decode(), message)
             self._built[key] = found
             if len(self._built) > self.KEEP:

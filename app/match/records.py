@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Self
 
 from app.db.models import Match
 
@@ -21,15 +21,17 @@ class SeatRecord:
     kind: str | None
 
 
-@dataclass(frozen=True)
-class MatchRecord:
+@dataclass(frozen=True, kw_only=True)
+class MatchHeader:
+    """Everything about a match that any viewer's server may know: who sits where, status,
+    clocks, offers, result. No position: that is the snapshot, kept in :class:`MatchRecord`."""
+
     id: str
     game: str
     options: dict[str, Any]
     num_seats: int
     status: str
     ply: int
-    snapshot: dict[str, Any]
     result: dict[str, Any] | None
     seats: list[SeatRecord]
     created_at: str
@@ -57,9 +59,16 @@ class MatchRecord:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> MatchRecord:
+    def from_json(cls, data: dict[str, Any]) -> Self:
         seats = [SeatRecord(**seat) for seat in data["seats"]]
         return cls(**{**data, "seats": seats})
+
+
+@dataclass(frozen=True, kw_only=True)
+class MatchRecord(MatchHeader):
+    """A match with its engine snapshot: the server's own copy, secrets included."""
+
+    snapshot: dict[str, Any]
 
 
 def iso(moment: datetime | None) -> str | None:

@@ -13,14 +13,32 @@ from collections import defaultdict
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
+from app.match.payloads import MatchChange
+from app.match.records import MatchRecord
+
 QUEUE_SIZE = 64
+Inbox = asyncio.Queue[dict[str, Any]]
+"""Where a subscription's messages land. A connection following several channels passes one
+inbox to each ``subscribe`` and reads them all from it, with one task (issue 12: memory per
+socket)."""
+
+
+def new_inbox() -> Inbox:
+    return asyncio.Queue(QUEUE_SIZE)
+
+
+def deliver(queue: Inbox, message: dict[str, Any]) -> None:
+    """Into a subscriber's inbox; a slow reader only needs the newest state: drop the oldest."""
+    if queue.full():
+        queue.get_nowait()
+    queue.put_nowait(message)
 
 
 class EventBus(Protocol):
     def publish(self, channel: str, message: dict[str, Any]) -> None: ...
 
-    def subscribe(self, channel: str) -> contextlib.AbstractAsyncContextManager[
-        AsyncIterator[dict[str, Any]]]: ...
+    def subscribe(self, channel: str, queue: Inbox | None = None
+                  ) -> contextlib.AbstractAsyncContextManager[AsyncIterator[dict[str, Any]]]: ...
 
     def bind_loop(self, loop: asyncio.AbstractEventLoop) -> None: ...
 
@@ -31,7 +49,7 @@ class InProcessBus:
     """Fan-out to asyncio queues on the loop that created the subscriptions."""
 
     def __init__(self) -> None:
-        self._queues: dict[str, set[asyncio.Queue[dict[str, Any]]]] = defaultdict(set)
+        self._queues: dict[str, set[Inbox]] = defaultdict(set)
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def publish(self, channel: str, message: dict[str, Any]) -> None:
@@ -49,14 +67,15 @@ class InProcessBus:
 
     def _deliver(self, channel: str, message: dict[str, Any]) -> None:
         for queue in list(self._queues.get(channel, ())):
-            if queue.full():  # a slow reader only needs the newest state: drop the oldest
-                queue.get_nowait()
-            queue.put_nowait(message)
+            deliver(queue, message)
 
     @contextlib.asynccontextmanager
-    async def subscribe(self, channel: str) -> AsyncIterator[AsyncIterator[dict[str, Any]]]:
+    async def subscribe(self, channel: str, queue: Inbox | None = None
+                        ) -> AsyncIterator[AsyncIterator[dict[str, Any]]]:
+        """Messages published on ``channel`` from now on, into ``queue`` (a new one unless
+        given) and read through the iterator yielded here."""
         self._loop = asyncio.get_running_loop()
-        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(QUEUE_SIZE)
+        queue = queue if queue is not None else new_inbox()
         self._queues[channel].add(queue)
 
         async def messages() -> AsyncIterator[dict[str, Any]]:
@@ -82,15 +101,25 @@ class InProcessBus:
 
 
 LIVE_CHANNEL = "live"
-"""Every match change, for the Watch page."""
+"""Every match change, public part only (:class:`MatchChange`), for the Watch page, the account
+streams and the bot runner."""
 
 
 def match_channel(match_id: str) -> str:
+    """A match's public channel: its changes (no secrets), presence, clock ticks."""
     return f"match:{match_id}"
 
 
-def publish_match(bus: EventBus, record: Any) -> None:
-    """A committed match change, to its subscribers and to the Watch page."""
-    message = {"type": "record", "record": record.to_json()}
-    bus.publish(match_channel(record.id), message)
-    bus.publish(LIVE_CHANNEL, message)
+def seats_channel(match_id: str) -> str:
+    """The match's full records, snapshot included: only a process serving one of its players
+    (or someone who may still take a seat) subscribes, to build the seats' own views."""
+    return f"match:{match_id}:seats"
+
+
+def publish_match(bus: EventBus, record: MatchRecord) -> None:
+    """A committed match change: the public change (spectators' payload built once, here) to the
+    match's channel and the Watch list; the full record only to the seats' channel."""
+    change = {"type": "change", "change": MatchChange.of(record).to_json()}
+    bus.publish(match_channel(record.id), change)
+    bus.publish(LIVE_CHANNEL, change)
+    bus.publish(seats_channel(record.id), {"type": "record", "record": record.to_json()})

@@ -7,8 +7,8 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from starlette.concurrency import run_in_threadpool
 
-from app.match.payloads import live_item
-from app.match.records import MatchRecord
+from app.match.payloads import MatchChange, live_item
+from app.match.records import MatchHeader
 from app.realtime.bus import LIVE_CHANNEL
 from app.realtime.connection import drain_client, run_jobs
 from app.services.ratings import seat_ratings
@@ -17,7 +17,7 @@ router = APIRouter()
 RATINGS_KEPT = 2048
 
 
-async def seat_ratings_of(websocket: WebSocket, record: MatchRecord) -> dict[int, dict[str, Any]]:
+async def seat_ratings_of(websocket: WebSocket, record: MatchHeader) -> dict[int, dict[str, Any]]:
     """The players' ratings as shown on the Watch page, read once per match and process (they
     change only when a game ends), so live updates keep them as the first load showed them."""
     state = websocket.app.state
@@ -42,9 +42,9 @@ async def live_socket(websocket: WebSocket) -> None:
 
         async def forward_changes() -> None:
             async for message in events:
-                if message.get("type") != "record":
+                if message.get("type") != "change":
                     continue
-                record = MatchRecord.from_json(message["record"])
+                record = MatchChange.from_json(message["change"])
                 if record.status == "waiting":
                     continue
                 counts = websocket.app.state.presence.spectator_counts()

@@ -15,6 +15,7 @@ Browsers authenticate with their session cookie (the page's own origin only, see
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -22,14 +23,15 @@ from fastapi import APIRouter, WebSocket
 from starlette.concurrency import run_in_threadpool
 
 from app import ratelimit
-from app.auth import bearer_token, resolve_viewer
+from app.auth import bearer_token, resolve_viewer_async
 from app.db.one_hop import is_busy_error
-from app.match.payloads import SeatMessages
+from app.match.payloads import Known, SeatMessages
 from app.match.records import MatchRecord
 from app.match.service import MatchService
-from app.realtime.bus import match_channel, publish_match
-from app.realtime.chat_feed import chat_lines
+from app.realtime.bus import publish_match
+from app.realtime.chat_feed import visible_line
 from app.realtime.connection import run_jobs
+from app.realtime.match_feed import MatchFeed
 from app.services.errors import NotFound, ServerBusy, ServiceError, Unauthenticated
 from app.services.identity import Identity
 from app.web import i18n
@@ -54,18 +56,13 @@ def origin_allowed(websocket: WebSocket) -> bool:
     return urlsplit(origin).netloc == websocket.headers.get("host", "")
 
 
-def _load(websocket: WebSocket, match_id: str) -> tuple[Identity | None, MatchRecord | None, bool]:
-    """(viewer, record, token_ok) in one short database session, off the event loop."""
+def _load_record(websocket: WebSocket, match_id: str) -> MatchRecord | None:
+    """The match in one short database session, off the event loop."""
     with websocket.app.state.session_factory() as session:
         try:
-            viewer = resolve_viewer(websocket, session)
-        except Unauthenticated:
-            return None, None, False
-        try:
-            record = MatchService(session).get(match_id)
+            return MatchService(session).get(match_id)
         except NotFound:
-            record = None
-        return viewer, record, True
+            return None
 
 
 def _play(websocket: WebSocket, match_id: str, viewer: Identity, move: str, ply: int
@@ -108,7 +105,7 @@ async def play_from_socket(websocket: WebSocket, match_id: str, viewer: Identity
     return {"type": "ack", "id": tag, "ply": record.ply, "version": record.version}
 
 
-def change_events(previous: MatchRecord, current: MatchRecord, state: dict[str, Any]
+def change_events(previous: Known, current: Known, state: dict[str, Any]
                   ) -> list[dict[str, Any]]:
     """Typed events after a state message, for clients that only care about one thing."""
     events = []
@@ -128,42 +125,61 @@ def seat_messages(websocket: WebSocket) -> SeatMessages:
     return state.seat_messages
 
 
+async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
+    await websocket.accept()
+    await websocket.send_json({"type": "error", "code": code, "message": message})
+    await websocket.close(close_code)
+
+
 @router.websocket("/api/v1/matches/{match_id}/ws")
 async def match_socket(websocket: WebSocket, match_id: str) -> None:
     if not origin_allowed(websocket):
         await websocket.close(CLOSE_FOREIGN_ORIGIN)
         return
-    bus = websocket.app.state.bus
+    try:
+        viewer = await resolve_viewer_async(websocket)
+    except Unauthenticated:
+        await _refuse(websocket, "invalid_token", "That API token is not valid.", CLOSE_BAD_TOKEN)
+        return
+    viewer_id = viewer.id if viewer else None
     messages = seat_messages(websocket)
-    async with bus.subscribe(match_channel(match_id)) as events:
-        viewer, record, token_ok = await run_in_threadpool(_load, websocket, match_id)
-        await websocket.accept()
-        if not token_ok:
-            await websocket.send_json({"type": "error", "code": "invalid_token",
-                                       "message": "That API token is not valid."})
-            await websocket.close(CLOSE_BAD_TOKEN)
-            return
+
+    async def load() -> MatchRecord:
+        record = await run_in_threadpool(_load_record, websocket, match_id)
         if record is None:
-            await websocket.send_json({"type": "error", "code": "no_match",
-                                       "message": f"There is no match {match_id!r}."})
-            await websocket.close(CLOSE_NOT_FOUND)
+            raise NotFound(f"There is no match {match_id!r}.", code="no_match")
+        return record
+
+    async with MatchFeed(websocket.app.state.bus, match_id, viewer_id) as feed:
+        try:
+            first = await load()
+        except NotFound as missing:
+            await _refuse(websocket, missing.code, missing.message, CLOSE_NOT_FOUND)
             return
-        latest = record
+        await websocket.accept()
+        await feed.settle(first)
+        latest: Known = first
+        seat = first.seat_of(viewer_id)
         presence = websocket.app.state.presence
-        viewer_id = viewer.id if viewer else None
-        seat = latest.seat_of(viewer_id)
         connection = presence.connect(viewer_id, match_id, seat)
-        await websocket.send_text(messages.get(latest, seat)[0])
+        await websocket.send_text(messages.get(first, seat)[0])
 
         async def forward_events() -> None:
             nonlocal latest, seat
-            async for message in events:
-                if message["type"] != "record":
+            while True:
+                message = await feed.next()
+                kind = message.get("type")
+                if kind == "chatLine":  # issue 17: only the rooms this viewer may read now
+                    line = visible_line(message, latest, viewer_id)
+                    if line is not None:
+                        await websocket.send_json(line)
+                    continue
+                if kind not in ("record", "change"):
                     await websocket.send_json(message)  # presence (batched), clock ticks, …
                     continue
-                incoming = MatchRecord.from_json(message["record"])
-                if incoming.version < latest.version:
-                    continue  # an older event overtaken by a newer one
+                incoming = await feed.newer(message, latest, load)
+                if incoming is None:
+                    continue
                 previous, latest = latest, incoming
                 seat = latest.seat_of(viewer_id)  # a seat may have been taken meanwhile
                 text, state = messages.get(latest, seat)
@@ -181,15 +197,10 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
                     await websocket.send_json(
                         await play_from_socket(websocket, match_id, viewer, message))
                 elif kind == "sync":
-                    fresh = await run_in_threadpool(_load, websocket, match_id)
-                    if fresh[1] is not None:
-                        await websocket.send_text(messages.get(fresh[1], seat)[0])
-
-        async def forward_chat() -> None:  # issue 17: the rooms this viewer may read
-            async for line in chat_lines(bus, match_id, viewer_id, lambda: latest):
-                await websocket.send_json(line)
+                    with contextlib.suppress(NotFound):
+                        await websocket.send_text(messages.get(await load(), seat)[0])
 
         try:
-            await run_jobs(websocket, forward_events, answer_client, forward_chat)
+            await run_jobs(websocket, forward_events, answer_client)
         finally:
             presence.disconnect(connection)

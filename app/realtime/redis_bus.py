@@ -30,7 +30,7 @@ import orjson
 import redis.asyncio as aioredis
 from redis.asyncio.connection import BlockingConnectionPool
 
-from app.realtime.bus import QUEUE_SIZE
+from app.realtime.bus import Inbox, deliver, new_inbox
 
 PREFIX = "stepwell:"
 COMMAND_CONNECTIONS = 2
@@ -44,7 +44,7 @@ class RedisBus:
         self.prefix = prefix
         self.instance = uuid.uuid4().hex[:12]
         self._origin = f"{self.instance}|".encode()
-        self._local: dict[str, set[asyncio.Queue[dict[str, Any]]]] = defaultdict(set)
+        self._local: dict[str, set[Inbox]] = defaultdict(set)
         self._confirmations: dict[str, asyncio.Future[None]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._outbox: asyncio.Queue[tuple[str, bytes]] | None = None
@@ -145,10 +145,11 @@ class RedisBus:
     # -- subscribing ------------------------------------------------------------------------------
 
     @contextlib.asynccontextmanager
-    async def subscribe(self, channel: str) -> AsyncIterator[AsyncIterator[dict[str, Any]]]:
+    async def subscribe(self, channel: str, queue: Inbox | None = None
+                        ) -> AsyncIterator[AsyncIterator[dict[str, Any]]]:
         if self._loop is None or not self._tasks:
             self.bind_loop(asyncio.get_running_loop())
-        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(QUEUE_SIZE)
+        queue = queue if queue is not None else new_inbox()
         key = self.prefix + channel
         first = not self._local.get(key)
         self._local[key].add(queue)
@@ -237,6 +238,4 @@ class RedisBus:
 
     def _fan_out(self, key: str, message: dict[str, Any]) -> None:
         for queue in list(self._local.get(key, ())):
-            if queue.full():  # a slow reader only needs the newest state: drop the oldest
-                queue.get_nowait()
-            queue.put_nowait(message)
+            deliver(queue, message)

@@ -26,7 +26,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.models import ChatMessage, User, UserRelation
-from app.match.records import MatchRecord
+from app.match.records import MatchHeader, MatchRecord
 from app.services import relations
 from app.services.errors import Forbidden, Invalid, NotFound, ServiceError
 from app.services.identity import Identity
@@ -109,15 +109,15 @@ def clean_text(text: str) -> str:
     return cleaned
 
 
-def is_over(record: MatchRecord) -> bool:
+def is_over(record: MatchHeader) -> bool:
     return record.status in OVER
 
 
-def seated_ids(record: MatchRecord) -> list[int]:
+def seated_ids(record: MatchHeader) -> list[int]:
     return [s.user_id for s in record.seats if s.user_id is not None]
 
 
-def readable_rooms(record: MatchRecord, viewer_id: int | None) -> list[str]:
+def readable_rooms(record: MatchHeader, viewer_id: int | None) -> list[str]:
     """The rooms this viewer may read: players their room (and the spectators' once it is
     over), everyone else the spectators' room."""
     if viewer_id is not None and viewer_id in seated_ids(record):

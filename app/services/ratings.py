@@ -13,7 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.models import Match, Rating, User, utcnow
-from app.match.records import MatchRecord
+from app.match.records import MatchHeader
 
 MODEL = PlackettLuce()
 PROVISIONAL_GAMES = 10
@@ -32,7 +32,7 @@ def get_rating(session: Session, user_id: int, game: str) -> Rating | None:
     return session.scalar(select(Rating).where(Rating.user_id == user_id, Rating.game == game))
 
 
-def seat_ratings(session: Session, record: MatchRecord) -> dict[int, dict[str, Any]]:
+def seat_ratings(session: Session, record: MatchHeader) -> dict[int, dict[str, Any]]:
     """The ratings shown beside account players' names in a match (seat -> rating)."""
     return {seat.seat: rating_json(get_rating(session, seat.user_id, record.game))
             for seat in record.seats if seat.user_id is not None and seat.kind in ("account", "bot")}

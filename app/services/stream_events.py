@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.match.payloads import match_payload
-from app.match.records import MatchRecord
+from app.match.payloads import Known, view_of
+from app.match.records import MatchHeader, MatchRecord
 from app.services.turn_notices import TurnNotices
 
 OVER = ("finished", "aborted")
 
 
-def game_summary(record: MatchRecord, user_id: int) -> dict[str, Any]:
+def game_summary(record: MatchHeader, user_id: int) -> dict[str, Any]:
     """What ``gameStart`` / ``gameFinish`` say about a match (no position, so nothing secret)."""
     return {
         "id": record.id, "game": record.game, "status": record.status,
@@ -45,10 +45,10 @@ class AccountGames:
         self.finished: set[str] = set()
         self.notices = TurnNotices(user_id)
 
-    def events_for(self, record: MatchRecord) -> list[dict[str, Any]]:
+    def events_for(self, record: Known) -> list[dict[str, Any]]:
         return self._lifecycle(record) + self.notices.events_for(record)  # issue 17: yourTurn
 
-    def _lifecycle(self, record: MatchRecord) -> list[dict[str, Any]]:
+    def _lifecycle(self, record: Known) -> list[dict[str, Any]]:
         if record.seat_of(self.user_id) is None:
             return []
         if record.status == "active" and record.id not in self.started:
@@ -88,11 +88,12 @@ def personal_event(message: dict[str, Any]) -> dict[str, Any] | None:
 class MatchFollower:
     """One viewer's view of one match as stream events: ``gameFull`` first, then changes.
 
-    Events carry ``match_payload(record, viewer_id)`` exactly as the socket's ``state`` does.
+    Events carry the viewer's payload exactly as the socket's ``state`` does (``view_of``: a seat's
+view from the full record, a spectator's from the public change).
     """
 
     def __init__(self, record: MatchRecord, viewer_id: int | None, protocol: int) -> None:
-        self.latest = record
+        self.latest: Known = record
         self.viewer_id = viewer_id
         self.protocol = protocol
         self.gone: tuple[int, ...] = ()
@@ -102,7 +103,7 @@ class MatchFollower:
         return self.latest.status in OVER
 
     def first_events(self) -> list[dict[str, Any]]:
-        payload = match_payload(self.latest, self.viewer_id)
+        payload = self._payload(self.latest)
         events = [{"type": "gameFull", "protocol": self.protocol, **payload}]
         if self.over:
             events.append(self._finish())
@@ -111,12 +112,15 @@ class MatchFollower:
     def _finish(self) -> dict[str, Any]:
         return {"type": "gameFinish", "status": self.latest.status, "result": self.latest.result}
 
-    def events_for(self, record: MatchRecord) -> list[dict[str, Any]]:
+    def _payload(self, known: Known) -> dict[str, Any]:
+        return view_of(known, known.seat_of(self.viewer_id))
+
+    def events_for(self, record: Known) -> list[dict[str, Any]]:
         """Events after a committed change; older versions overtaken by newer ones are dropped."""
         if record.version < self.latest.version or self.over:
             return []
         previous, self.latest = self.latest, record
-        events = [{"type": "gameState", **match_payload(record, self.viewer_id)}]
+        events = [{"type": "gameState", **self._payload(record)}]
         if (previous.offers or {}) != (record.offers or {}):
             events.append({"type": "offer", "ply": record.ply, "offers": record.offers or {}})
         if self.over:

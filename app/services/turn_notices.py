@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.match.records import MatchRecord
-from app.match.store import state_of
+from app.match.payloads import Known, to_move_of
+from app.match.records import MatchHeader
 
 OFFER_KINDS = ("draw", "takeback", "end", "rematch")
 
 
-def game_brief(record: MatchRecord, user_id: int) -> dict[str, Any]:
+def game_brief(record: MatchHeader, user_id: int) -> dict[str, Any]:
     """Enough to write a notice: the game, the opponents' names, the link (nothing secret)."""
     return {
         "id": record.id, "game": record.game, "status": record.status, "ply": record.ply,
@@ -33,12 +33,12 @@ class TurnNotices:
         self.turns: dict[str, int] = {}  # match id -> ply already announced
         self.offers: dict[str, set[str]] = {}  # match id -> offers already announced
 
-    def events_for(self, record: MatchRecord) -> list[dict[str, Any]]:
+    def events_for(self, record: Known) -> list[dict[str, Any]]:
         seat = record.seat_of(self.user_id)
         if seat is None:
             return []
         events = []
-        if record.status == "active" and state_of(record).to_move == seat:
+        if record.status == "active" and to_move_of(record) == seat:
             if self.turns.get(record.id) != record.ply:
                 self.turns[record.id] = record.ply
                 events.append({"type": "yourTurn", "game": game_brief(record, self.user_id)})

@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
+import redis
 
 from app.jobs.runner import bot_count_key
 from tests.realtime.cluster import (
@@ -249,3 +250,63 @@ def test_a_token_revoked_on_a_stops_working_on_b(
         assert revoked.status_code == 204
         wait_for(lambda: httpx.get(f"{b}/api/v1/me", headers=program,
                                    timeout=10).status_code == 401, seconds=5)
+
+
+def _numsub(url: str, channel: str) -> int:
+    client = redis.Redis.from_url(url)
+    try:
+        return int(dict(client.pubsub_numsub(channel))[channel.encode()])
+    finally:
+        client.close()
+
+
+def test_secrets_reach_only_the_instances_that_serve_a_seat(
+        cluster_database: str, cluster_redis: Redis, tmp_path: Path) -> None:
+    """Town, both players on A, spectators on B (one anonymous, one signed in): B never
+    subscribes to the match's records, and the shared channels carry no snapshot."""
+    url, prefix = cluster_redis
+    with cluster(cluster_database, cluster_redis, tmp_path, bots_enabled="false") as topology:
+        a, b = topology.web(), topology.web()
+        one, one_token = guest(a, "One")
+        two, two_token = guest(a, "Two")
+        _, onlooker_token = guest(b, "Onlooker")
+        match = _match(a, one, two, game="town", players=2,
+                       options={"start_cards": [2, 6]})  # a fixed deal: secret options
+        match_id = match["id"]
+        spy = redis.Redis.from_url(url).pubsub()
+        spy.subscribe(f"{prefix}match:{match_id}", f"{prefix}live",
+                      f"{prefix}match:{match_id}:seats")
+        path = f"/api/v1/matches/{match_id}/ws"
+        try:
+            with open_socket(a, path, one_token) as player, open_socket(a, path, two_token), \
+                    open_socket(b, path) as spectator, \
+                    open_socket(b, path, onlooker_token) as onlooker:
+                mine = receive_until(player, _state(0))
+                receive_until(spectator, _state(0))
+                receive_until(onlooker, _state(0))
+                seats = f"{prefix}match:{match_id}:seats"
+                wait_for(lambda: _numsub(url, seats) == 2)  # A's and the spy's; B left it
+                mover = (one, two)[match["to_move"]]
+                _play_first_legal(a, match_id, mover)
+                seen = receive_until(spectator, _state(1))
+                receive_until(player, _state(1))
+                assert _numsub(url, seats) == 2
+            heard: dict[str, list[bytes]] = {}
+            wait_for(lambda: _drain(spy, heard) and len(heard) == 3)
+        finally:
+            spy.close()
+    public = heard[f"{prefix}match:{match_id}"] + heard[f"{prefix}live"]
+    assert public and all(b'"snapshot"' not in data and b"path_deck" not in data
+                          for data in public)
+    assert any(b'"snapshot"' in data for data in heard[f"{prefix}match:{match_id}:seats"]), \
+        "the seats' channel carries the records (else this test proves nothing)"
+    assert mine["view"]["start_cards"][mine["your_seat"]] is not None
+    assert seen["view"]["start_cards"] == [None, None]
+
+
+def _drain(spy: Any, heard: dict[str, list[bytes]]) -> bool:
+    """Collect what the spy subscription has received so far (channel -> payloads)."""
+    while (item := spy.get_message(timeout=0.2)) is not None:
+        if item["type"] == "message":
+            heard.setdefault(item["channel"].decode(), []).append(item["data"])
+    return True

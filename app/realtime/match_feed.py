@@ -1,0 +1,95 @@
+"""One connection's subscriptions to one match, read from one inbox.
+
+- The match's public channel, always: changes without secrets (:class:`MatchChange`), presence,
+  clock ticks.
+- The seats' channel (full records, snapshot included) only while the viewer holds a seat or may
+  still take one (a waiting match): so a process that serves no player of a match never receives
+  its secrets (issue 15), and a seat's view is built from the record its process received.
+- The chat rooms the viewer may read.
+
+Everything lands in one queue read by one task (issue 12: memory per socket). The match socket
+and the NDJSON match stream both follow a match through this class.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from app.match.payloads import Known, MatchChange
+from app.match.records import MatchRecord
+from app.realtime.bus import EventBus, match_channel, new_inbox, seats_channel
+from app.realtime.chat_feed import subscribed_rooms
+from app.services.chat import chat_channel
+
+
+class MatchFeed:
+    def __init__(self, bus: EventBus, match_id: str, viewer_id: int | None) -> None:
+        self.bus = bus
+        self.match_id = match_id
+        self.viewer_id = viewer_id
+        self.inbox = new_inbox()
+        self.holds_seats = False
+        self._stack = contextlib.AsyncExitStack()
+        self._seats = contextlib.AsyncExitStack()
+
+    async def __aenter__(self) -> MatchFeed:
+        """Subscribe before the caller loads the match, so no change falls between the two. A
+        signed-in viewer's connection starts on the seats' channel too, in case they sit."""
+        await self._stack.__aenter__()
+        try:
+            await self._follow(self._stack, match_channel(self.match_id))
+            if self.viewer_id is not None:
+                await self._follow(self._seats, seats_channel(self.match_id))
+                self.holds_seats = True
+        except BaseException:
+            await self.aclose()
+            raise
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._seats.aclose()
+        await self._stack.aclose()
+
+    async def _follow(self, stack: contextlib.AsyncExitStack, channel: str) -> None:
+        await stack.enter_async_context(self.bus.subscribe(channel, self.inbox))
+
+    async def settle(self, known: Known) -> None:
+        """After the first load: follow the chat rooms this viewer reads; leave the seats'
+        channel if they neither hold a seat nor can take one."""
+        for room in subscribed_rooms(known, self.viewer_id):
+            await self._follow(self._stack, chat_channel(self.match_id, room))
+        await self._review(known)
+
+    async def _review(self, known: Known) -> None:
+        if self.holds_seats and known.seat_of(self.viewer_id) is None \
+                and known.status != "waiting":
+            await self._seats.aclose()
+            self.holds_seats = False
+
+    async def next(self) -> dict[str, Any]:
+        return await self.inbox.get()
+
+    async def newer(self, message: dict[str, Any], latest: Known,
+                    load: Callable[[], Awaitable[MatchRecord]]) -> Known | None:
+        """The match after ``message`` if it is a change this connection has not shown yet, else
+        None. On the seats' channel the records are what counts (the same change's public copy
+        is skipped); a viewer who sat down without it (rare) gets the record from ``load``."""
+        kind = message.get("type")
+        incoming: Known
+        if kind == "record":
+            incoming = MatchRecord.from_json(message["record"])
+        elif kind == "change" and not self.holds_seats:
+            incoming = MatchChange.from_json(message["change"])
+        else:
+            return None
+        if incoming.version <= latest.version:
+            return None  # already shown, or an older change overtaken by a newer one
+        if isinstance(incoming, MatchChange) and incoming.seat_of(self.viewer_id) is not None:
+            incoming = await load()
+        await self._review(incoming)
+        return incoming

@@ -4,6 +4,7 @@ opponent left, and a multi-player game going on after a player resigns."""
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -118,6 +119,15 @@ def test_rematch_swaps_the_seats(client: TestClient, alice: dict[str, str],
     assert [s["user"]["name"] for s in rematch["seats"]] == ["Bob", "Alice"]
 
 
+def _wait_until_gone(client: TestClient, match_id: str) -> None:
+    """Until the server has seen the socket close: advancing the fake clock before that would
+    count the absence from a later moment (a race seen on a loaded CI machine)."""
+    deadline = time.monotonic() + 10
+    while client.app.state.presence.match_presence(match_id)["online_seats"]:
+        assert time.monotonic() < deadline, "the server never noticed the socket closing"
+        time.sleep(0.01)
+
+
 def test_claim_victory_after_the_opponent_left(client: TestClient) -> None:
     clock = FakeClock()
     with timesource.use(clock):
@@ -133,6 +143,7 @@ def test_claim_victory_after_the_opponent_left(client: TestClient) -> None:
             clock.advance(120)
             present = client.post(f"/api/v1/matches/{match['id']}/claim-victory", headers=light)
             assert present.status_code == 409 and present.json()["code"] == "cannot_claim"
+        _wait_until_gone(client, match["id"])  # the server notes the close on its own loop
         clock.advance(30)
         early = client.post(f"/api/v1/matches/{match['id']}/claim-victory", headers=light)
         assert early.status_code == 409

@@ -33,6 +33,7 @@ from app.settings import PROJECT_ROOT, Settings
 from app.tournaments.pages import router as tournament_page_router
 from app.web import i18n
 from app.web.account_pages import router as account_page_router
+from app.web.analysis_pages import router as analysis_page_router
 from app.web.pages import render_page_error
 from app.web.pages import router as page_router
 
@@ -121,6 +122,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(page_router)
     app.include_router(account_page_router)
     app.include_router(tournament_page_router)  # issue 21
+    app.include_router(analysis_page_router)  # issue 20
     app.add_middleware(AdmissionLimit, limit=settings.max_pending_requests)
     app.mount("/static", StaticFiles(directory=str(PROJECT_ROOT / "static")), name="static")
     return app

@@ -8,7 +8,8 @@ Where a position comes from decides what may be seen (issue 20):
   server and are used only when the match is over, or when its game has neither hidden
   information nor chance (then the start is public anyway); a Town game in progress is refused
   (403 ``match_in_progress``), so the board can never deal its hidden cards.
-The view shown is the seat to move's (its hand, in Town), and the public view once over.
+The view shown is the public one, but the seat to move's in a game with hidden cards (its hand,
+in Town: nothing the caller did not give, or nothing not public once the match is over).
 """
 
 from __future__ import annotations
@@ -95,10 +96,14 @@ def _forced(state: State, played: list[str]) -> State:
 
 
 def position(start: Start, state: State, played: list[str]) -> dict[str, Any]:
-    """What the board page draws: a match-like payload for the seat to move."""
+    """What the board page draws: a match-like payload in which the seat to move is the viewer
+    (so the board takes clicks). Its view is the public one — the board keeps one orientation
+    instead of turning to each mover — except in games with hidden cards, where the mover's
+    hand is needed to play."""
     over = state.is_over
     seat = None if over else state.to_move
     result = state.result
+    hidden = registry.get(start.game).hidden_information
     return {
         "game": start.game,
         "players": start.players,
@@ -107,7 +112,7 @@ def position(start: Start, state: State, played: list[str]) -> dict[str, Any]:
         "to_move": seat,
         "your_seat": seat,
         "status": "finished" if over else "active",
-        "view": state.view(seat),
+        "view": state.view(seat if hidden else None),
         "legal_moves": [] if over else state.legal_moves(),
         "result": None if result is None else result.to_json(),
         "last_move": {"ply": len(played), "move": played[-1]} if played else None,

@@ -1,0 +1,182 @@
+// The analysis board page (/analysis/<game>): try moves freely from a start or from any position
+// of a game. Every position comes from the stateless POST /api/v1/analysis/board; the URL is the
+// shareable position (?moves=a,b,c&ply=n, plus players, seed, options or match).
+import { api } from "./api.js";
+import { errorText, loadRenderer, t } from "./kit/index.js";
+
+const root = document.getElementById("analysis");
+const $ = (id) => document.getElementById(id);
+const query = new URLSearchParams(location.search);
+const game = root.dataset.game;
+const start = startFromQuery(query);
+let line = (query.get("moves") || "").split(",").map((m) => m.trim()).filter(Boolean);
+let index = Number.isInteger(Number(query.get("ply"))) && query.get("ply") !== null
+  ? Math.min(Number(query.get("ply")), line.length) : line.length;
+let board = null;
+let shown = null;
+const cache = new Map();
+
+/** Where positions begin: a match, or a described start. Pure. */
+export function startFromQuery(params) {
+  if (params.get("match")) return { match: params.get("match") };
+  const described = { game };
+  if (params.get("players")) described.players = Number(params.get("players"));
+  if (params.get("seed")) described.seed = Number(params.get("seed"));
+  if (params.get("options")) {
+    try { described.options = JSON.parse(params.get("options")); } catch { /* ignored: defaults */ }
+  }
+  return described;
+}
+
+function showError(box, error) {
+  $(box).textContent = error ? errorText(error) : "";
+  $(box).hidden = !error;
+}
+
+async function positionAfter(moves, move) {
+  const key = JSON.stringify([moves, move ?? null]);
+  if (!cache.has(key)) {
+    const body = { ...start, moves, ...(move ? { move } : {}) };
+    cache.set(key, api("POST", "/api/v1/analysis/board", body).catch((error) => {
+      cache.delete(key);
+      throw error;
+    }));
+  }
+  return cache.get(key);
+}
+
+function seats(players) {
+  return Array.from({ length: players }, (_, seat) => ({ seat, user: { name: t("Player {n}", { n: seat + 1 }) } }));
+}
+
+function draw(position) {
+  shown = position;
+  board.update({ ...position, seats: seats(position.players) });
+  $("status-line").textContent = position.status === "finished" ? t("Game over")
+    : t("Player {n} to move", { n: position.to_move + 1 });
+  $("line-position").textContent = t("Move {ply} of {total}", { ply: index, total: line.length });
+  $("hint-line").replaceChildren();
+  renderLine();
+  updateLink();
+}
+
+function renderLine() {
+  const list = $("line-moves");
+  list.replaceChildren();
+  line.forEach((move, i) => {
+    const item = document.createElement("li");
+    item.dataset.ply = String(i + 1);
+    item.innerHTML = `<span class="ply">${i + 1}.</span><span class="move"></span>`;
+    item.querySelector(".move").textContent = move;
+    if (i + 1 === index) item.className = "last";
+    item.addEventListener("click", () => go(i + 1));
+    list.append(item);
+  });
+}
+
+function updateLink() {
+  const url = new URL(location.href);
+  url.search = "";
+  for (const [name, value] of Object.entries(start)) {
+    if (name === "game") continue;
+    url.searchParams.set(name, typeof value === "object" ? JSON.stringify(value) : String(value));
+  }
+  if (line.length) url.searchParams.set("moves", line.join(","));
+  if (index !== line.length) url.searchParams.set("ply", String(index));
+  history.replaceState(null, "", url);
+  $("share-link").value = url.href;
+}
+
+async function go(ply) {
+  index = Math.max(0, Math.min(line.length, ply));
+  showError("move-error", null);
+  try {
+    const position = await positionAfter(line.slice(0, index));
+    if (position.ply !== index) { // the rules played a forced move: it joins the line
+      line = [...position.moves, ...line.slice(index)];
+      index = position.ply;
+    }
+    draw(position);
+  } catch (error) {
+    showError("move-error", error);
+  }
+}
+
+async function submit(move) {
+  showError("move-error", null);
+  try {
+    const next = await positionAfter(line.slice(0, index), move);
+    const same = next.moves.every((m, i) => line[i] === m);
+    line = same ? line : next.moves; // a new move cuts the rest of the line
+    index = next.ply;
+    cache.set(JSON.stringify([next.moves, null]), Promise.resolve(next));
+    draw(next);
+  } catch (error) {
+    showError("move-error", error);
+  }
+}
+
+async function hint() {
+  const box = $("hint-line");
+  box.textContent = t("Thinking…");
+  try {
+    const { move } = await api("POST", "/api/v1/analysis/hint", { ...start, moves: line.slice(0, index) });
+    box.textContent = t("A good move: {move}", { move });
+    const play = document.createElement("button");
+    play.type = "button";
+    play.textContent = t("Play it");
+    play.addEventListener("click", () => submit(move));
+    box.append(" ", play);
+  } catch (error) {
+    box.textContent = errorText(error);
+  }
+}
+
+async function importRecord() {
+  showError("import-error", null);
+  try {
+    const found = await api("POST", "/api/v1/analysis/import", { text: $("import-text").value });
+    const url = new URL(`/analysis/${found.game}`, location.href);
+    url.searchParams.set("players", String(found.players));
+    url.searchParams.set("seed", String(found.seed));
+    if (Object.keys(found.options).length) url.searchParams.set("options", JSON.stringify(found.options));
+    if (found.moves.length) url.searchParams.set("moves", found.moves.join(","));
+    location.href = url.href;
+  } catch (error) {
+    showError("import-error", error);
+  }
+}
+
+function wire() {
+  const steps = { start: () => 0, previous: () => index - 1, next: () => index + 1, end: () => line.length };
+  for (const button of $("line-bar").querySelectorAll("[data-step]")) {
+    button.addEventListener("click", () => go(steps[button.dataset.step]()));
+  }
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest("input, textarea, select")) return;
+    const keys = { ArrowLeft: "previous", ArrowRight: "next", Home: "start", End: "end" };
+    if (keys[event.key]) { event.preventDefault(); go(steps[keys[event.key]]()); }
+  });
+  $("hint-button").addEventListener("click", hint);
+  $("import-button").addEventListener("click", importRecord);
+  $("game-select").addEventListener("change", (event) => { location.href = `/analysis/${event.target.value}`; });
+  $("players-select")?.addEventListener("change", (event) => {
+    location.href = `/analysis/${game}?players=${event.target.value}`;
+  });
+  if (start.players && $("players-select")) $("players-select").value = String(start.players);
+  if (start.match) $("setup").hidden = true;
+  $("copy-link").addEventListener("click", async () => {
+    $("share-link").select();
+    try { await navigator.clipboard.writeText($("share-link").value); } catch { document.execCommand?.("copy"); }
+    $("copy-link").textContent = t("Copied");
+  });
+}
+
+async function main() {
+  const module = await loadRenderer(root.dataset.board);
+  board = module.mountBoard($("board"), { submit, t, actions: $("board-actions"), readOnly: false });
+  wire();
+  await go(index);
+}
+
+if (root) main();

@@ -48,7 +48,7 @@ LIMITS: dict[str, KeyKind] = {
     "challenges": "user",
     "moves": "token",
     "chat": "token",
-    "analysis": "user",
+    "analysis": "token",
     "hints": "token",
     "board": "token",
 }

@@ -87,7 +87,7 @@ class Settings(BaseSettings):
     rate_chat: str = "3/second;60/minute"
     """Chat messages per token."""
     rate_analysis: str = "5/minute;60/hour"
-    """Computer analyses requested per user (one per game in any case)."""
+    """Computer analyses requested per token, session or address (one per game in any case)."""
     rate_hints: str = "10/minute;200/hour"
     """Hints ("show a good move") per token."""
     rate_board: str = "60/minute;1200/hour"

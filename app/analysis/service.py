@@ -5,7 +5,8 @@ Rules (issue 20):
   everything is public, so no analysis can leak a hidden card of a game in progress;
 - **once per match**: the row's primary key is the match id, so concurrent requests all find
   the row the first insert made, and the job claims a queued row with a guarded update;
-- any signed-in viewer (guests included) may request it; everyone may read it.
+- anyone may request it (signed in or not: requests are rate limited per token, session or
+  address) and read it.
 
 The job side (``claim``, ``positions``, ``save_progress``, ``finish``) runs in the one process
 that leads the background jobs (app/jobs/analysis.py).
@@ -64,7 +65,7 @@ class AnalysisService:
 
     # -- requests --------------------------------------------------------------------------
 
-    def request(self, match_id: str, user: Identity, budget: int = 0
+    def request(self, match_id: str, user: Identity | None, budget: int = 0
                 ) -> tuple[dict[str, Any], bool]:
         """The match's analysis, queued now if it did not exist; ``(payload, created)``.
         ``budget``: search iterations per position (0: the game's own)."""
@@ -76,7 +77,8 @@ class AnalysisService:
             return payload(existing), False
         moment = now()
         row = MatchAnalysis(match_id=match_id, status="queued", progress=0, total=match.ply + 1,
-                            budget=budget or budget_for(match.game), requested_by=user.id, runs=0,
+                            budget=budget or budget_for(match.game), runs=0,
+                            requested_by=None if user is None else user.id,
                             created_at=moment, updated_at=moment)
         self.session.add(row)
         try:

@@ -12,7 +12,7 @@ from starlette.concurrency import run_in_threadpool
 from app.analysis import board, compute, pool
 from app.analysis.hints import hint_position
 from app.analysis.service import ANALYSIS_CHANNEL, AnalysisService, event
-from app.api.deps import CurrentUser, SessionDep
+from app.api.deps import CurrentUser, SessionDep, Viewer
 from app.api.errors import ERROR_RESPONSES
 from app.db.one_hop import OneHopRoute
 from app.ratelimit import rate_limit
@@ -86,13 +86,13 @@ class ImportOut(BaseModel):
 @router.post("/matches/{match_id}/analysis", response_model=AnalysisOut,
              dependencies=[Depends(rate_limit("analysis"))],
              responses={202: {"model": AnalysisOut, "description": "Queued now."}})
-def request_analysis(match_id: str, request: Request, response: Response, user: CurrentUser,
+def request_analysis(match_id: str, request: Request, response: Response, viewer: Viewer,
                      session: SessionDep) -> dict[str, Any]:
-    """Ask for the computer analysis of a finished match (once per match: asking again, or
-    together with others, answers the same analysis). Progress: GET, or ``analysis`` events
+    """Ask for the computer analysis of a finished match (anyone may; once per match: asking
+    again, or together with others, answers the same analysis). Progress: GET, or ``analysis`` events
     on the match socket."""
     found, created = AnalysisService(session).request(
-        match_id, user, request.app.state.settings.analysis_budget)
+        match_id, viewer, request.app.state.settings.analysis_budget)
     if created:
         response.status_code = 202
         bus = request.app.state.bus

@@ -6,8 +6,12 @@ seat (to tell how much a move cost its mover, in games of two or more players) a
 position thrown away must read "won", not "probably won"). So this is a UCT of its own over the
 same engine verbs, whose nodes keep one summed reward per seat:
 
-- **values**: the reward vector of the preferred root move, averaged over its visits (the
-  standard estimate of a position's value in MCTS), in [0, 1] per seat (``mcts.rewards``).
+- **values**: the reward vector averaged over every iteration from the root, in [0, 1] per seat
+  (``mcts.rewards``). Not the preferred move's own average: with a few hundred iterations over a
+  hundred moves, that one is the luckiest of many small samples and flatters the mover by 0.3 and
+  more, so every opening move would have looked like a blunder (measured on the blunder game of
+  tests/analysis). The root's average leans the other way (it counts the moves explored), which
+  makes marks cautious rather than spurious; it converges to the same value.
 - **proofs** (MCTS-Solver, perfect information only): a finished position is proven; a position
   is proven when its mover has a proven child that gives it the best possible reward, or when
   every child is proven (the mover then takes the best of them). A proven root's value is exact.
@@ -75,13 +79,8 @@ def evaluate(state: State, rng: random.Random, iterations: int,
     moves = state.legal_moves()
     best = max(moves, key=lambda m: (_visits(root.children.get(m)), _mean(root.children.get(m),
                                                                           mover)))
-    child = root.children.get(best)
-    if child is None or child.visits == 0:
-        return Evaluation(tuple(total / max(1, root.visits) for total in root.totals), best,
-                          False, done)
-    if child.proven is not None:
-        return Evaluation(child.proven, best, False, done)
-    return Evaluation(tuple(total / child.visits for total in child.totals), best, False, done)
+    mean = tuple(total / max(1, root.visits) for total in root.totals)
+    return Evaluation(mean, best, False, done)
 
 
 def _visits(node: _Node | None) -> int:
@@ -158,6 +157,8 @@ def _iterate(root: _Node, world: State, perfect: bool, players: int, rng: random
         assert state.result is not None
         reward = rewards(state.result, players)
     root.visits += 1
+    for seat in range(players):
+        root.totals[seat] += reward[seat]
     for visited, _ in path:
         visited.visits += 1
         for seat in range(players):

@@ -322,6 +322,7 @@ function showPly(ply) {
   history.replaceState(null, "", url);
   renderMoves();
   updateReplayBar();
+  document.dispatchEvent(new CustomEvent("replay:ply", { detail: { ply } })); // analysis-replay.js
 }
 
 function updateReplayBar() {
@@ -331,6 +332,10 @@ function updateReplayBar() {
 }
 
 function wireReplay() {
+  // The analysis panel (static/js/analysis-replay.js) jumps to a ply and draws a preferred move.
+  document.addEventListener("replay:show", (event) => showPly(event.detail.ply));
+  document.addEventListener("replay:draw", (event) => board.update({ ...match, ...event.detail,
+    legal_moves: [], to_move: null, status: "finished" }));
   const current = () => replayPly ?? frames.length - 1;
   const steps = { start: () => 0, previous: () => current() - 1, next: () => current() + 1,
     end: () => frames.length - 1 };

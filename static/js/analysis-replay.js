@@ -1,0 +1,199 @@
+// The computer analysis on the match page (issue 20): request it once a game is over, follow its
+// progress live (`analysis` events on the match socket, relayed by match.js as "match:message"),
+// then the value graph (click: jump to that ply), the marked moves with their signs in the move
+// list, and the preferred move drawn on the board. In a casual game against built-in bots, a
+// "Show a good move" button. Talks to match.js only through document events:
+//   listens "replay:ply" {ply}; sends "replay:show" {ply} and "replay:draw" {view, ply}.
+import { api } from "./api.js";
+import { drawGraph, MARK_SIGNS, MARK_WORDS } from "./analysis-graph.js";
+import { errorText, playerName, t } from "./kit/index.js";
+
+const panel = document.getElementById("analysis-panel");
+const root = document.getElementById("match");
+let match = JSON.parse(document.getElementById("initial-match")?.textContent || "null");
+let analysis = null; // the GET payload
+let graph = null;
+let ply = null; // the replay's shown ply
+let fetching = false;
+let polling = null;
+const POLL_MS = 3000; // in case the socket is away: progress by GET meanwhile
+
+const el = (tag, attrs = {}, text = null) => {
+  const node = document.createElement(tag);
+  Object.assign(node, attrs);
+  if (text !== null) node.textContent = text;
+  return node;
+};
+
+function url() { return `/api/v1/matches/${match.id}/analysis`; }
+
+async function load() {
+  if (fetching) return;
+  fetching = true;
+  try {
+    analysis = await api("GET", url());
+  } catch (error) {
+    analysis = error.code === "no_analysis" ? null : analysis;
+  } finally {
+    fetching = false;
+  }
+  render();
+}
+
+async function request() {
+  try {
+    analysis = await api("POST", url());
+  } catch (error) {
+    panel.querySelector(".analysis-error")?.replaceChildren(errorText(error));
+    return;
+  }
+  render();
+}
+
+/** The move made at ply n (1 = first), from the analysis. */
+const moveAt = (n) => analysis?.result?.moves?.[n - 1] ?? null;
+
+function render() {
+  if (match.status !== "finished") return renderHint();
+  panel.hidden = false;
+  panel.replaceChildren(el("h2", {}, t("Computer analysis")));
+  if (!analysis) {
+    const actions = el("div", { className: "analysis-actions" });
+    const button = el("button", { type: "button", id: "analysis-request" }, t("Request computer analysis"));
+    button.addEventListener("click", request);
+    actions.append(button, el("span", { className: "analysis-error move-error" }));
+    panel.append(actions);
+    return;
+  }
+  if (analysis.status !== "done") {
+    if (analysis.status === "failed") clearInterval(polling);
+    else polling ??= setInterval(() => { if (root?.dataset.live !== "yes") load(); }, POLL_MS);
+    const text = analysis.status === "failed" ? t("The analysis failed.")
+      : t("Analysing… {done} of {total} positions", { done: analysis.progress, total: analysis.total });
+    const bar = el("progress", { className: "analysis-progress", max: analysis.total, value: analysis.progress });
+    panel.append(el("p", { className: "analysis-status", id: "analysis-status" }, text), bar);
+    return;
+  }
+  clearInterval(polling);
+  polling = null;
+  const result = analysis.result;
+  const box = el("div", { className: "analysis-graph", id: "analysis-graph" });
+  panel.append(box);
+  graph = drawGraph(box, result, {
+    onPly: (n) => document.dispatchEvent(new CustomEvent("replay:show", { detail: { ply: n } })),
+    seatLabel: (seat) => playerName(match, seat, t("Player {n}", { n: seat + 1 })),
+  });
+  const legend = el("p", { className: "analysis-legend muted" });
+  result.counts.forEach((counts, seat) => {
+    const item = el("span");
+    item.append(el("span", { className: `swatch seat-${seat}` }));
+    const words = Object.entries(counts).filter(([, n]) => n).map(([mark, n]) => `${n} ${t(MARK_WORDS[mark])}`);
+    item.append(`${playerName(match, seat, t("Player {n}", { n: seat + 1 }))}: ${words.join(", ") || t("no marked move")}`);
+    legend.append(item);
+  });
+  panel.append(legend, el("p", { className: "preferred-note", id: "preferred-note" }));
+  const list = el("ol", { className: "marked-moves", id: "marked-moves" });
+  for (const move of result.moves.filter((m) => m.mark)) {
+    const item = el("li");
+    const button = el("button", { type: "button", className: `mark-${move.mark}` },
+      `${move.ply}. ${move.move} ${MARK_SIGNS[move.mark]} ${t(MARK_WORDS[move.mark])}`);
+    button.dataset.ply = String(move.ply);
+    button.addEventListener("click", () => document.dispatchEvent(new CustomEvent("replay:show", { detail: { ply: move.ply } })));
+    item.append(button);
+    list.append(item);
+  }
+  panel.append(list);
+  showAt(ply ?? result.moves.length);
+  signMoveList();
+}
+
+function showAt(n) {
+  ply = n;
+  graph?.select(n);
+  const note = document.getElementById("preferred-note");
+  if (!note) return;
+  note.replaceChildren();
+  const move = moveAt(n);
+  if (move?.mark && move.best) {
+    note.className = `preferred-note mark-${move.mark}`;
+    note.append(t("{move} was a {mark}: the computer preferred {best}.",
+      { move: move.move, mark: t(MARK_WORDS[move.mark]).toLowerCase(), best: move.best }), " ");
+    if (move.best_view) {
+      const show = el("button", { type: "button", id: "show-preferred" }, t("Show the preferred move"));
+      show.addEventListener("click", () => document.dispatchEvent(new CustomEvent("replay:draw",
+        { detail: { view: move.best_view, ply: n, last_move: { ply: n, seat: move.seat, move: move.best } } })));
+      note.append(show);
+    }
+  }
+  const link = analyseLink(n);
+  if (link) note.append(" ", link);
+}
+
+function analyseLink(n) {
+  const moves = analysis?.result?.moves;
+  if (!moves) return null;
+  const href = `/analysis/${match.game}?match=${encodeURIComponent(match.id)}`
+    + (n > 0 ? `&moves=${encodeURIComponent(moves.slice(0, n).map((m) => m.move).join(","))}` : "");
+  return el("a", { href, id: "analyse-here" }, t("Analyse from here"));
+}
+
+/** Signs (?!, ?, ??) after the marked moves of match.js's move list, kept across its redraws. */
+function signMoveList() {
+  const list = document.getElementById("move-list");
+  if (!list || !analysis?.result) return;
+  for (const item of list.querySelectorAll("li[data-ply]")) {
+    const move = moveAt(Number(item.dataset.ply));
+    if (!move?.mark || item.querySelector(".move-sign")) continue;
+    item.append(el("span", { className: `move-sign mark-${move.mark}`, title: t(MARK_WORDS[move.mark]) }, MARK_SIGNS[move.mark]));
+  }
+}
+
+// -- hints in a casual game against built-in bots --------------------------------------------------
+
+function hintAllowed() {
+  return match.status === "active" && !match.rated && match.your_seat !== null
+    && match.seats.every((s) => s.seat === match.your_seat || s.user?.kind === "bot");
+}
+
+function renderHint() {
+  if (!hintAllowed()) { panel.hidden = true; return; }
+  panel.hidden = false;
+  if (document.getElementById("hint-button")) return;
+  const actions = el("div", { className: "analysis-actions" });
+  const button = el("button", { type: "button", id: "hint-button" }, t("Show a good move"));
+  const line = el("span", { className: "hint-line", id: "hint-line" });
+  button.addEventListener("click", async () => {
+    line.textContent = t("Thinking…");
+    try {
+      const { move } = await api("POST", `/api/v1/matches/${match.id}/hint`);
+      line.textContent = t("A good move: {move}", { move });
+    } catch (error) {
+      line.textContent = errorText(error);
+    }
+  });
+  actions.append(button, line);
+  panel.replaceChildren(actions);
+}
+
+function received(message) {
+  if (message.type === "analysis" && message.match_id === match.id) {
+    if (message.status === "done" || message.status === "failed") { load(); return; }
+    analysis = { ...(analysis ?? {}), ...message };
+    if (!document.getElementById("analysis-graph")) render();
+  } else if (message.type === "state") {
+    const wasOver = match.status === "finished";
+    const { type, ...next } = message;
+    match = next;
+    if (!wasOver && match.status === "finished") load();
+    else if (match.status !== "finished") { document.getElementById("hint-line")?.replaceChildren(); renderHint(); }
+  }
+}
+
+if (panel && match) {
+  document.addEventListener("match:message", (event) => received(event.detail));
+  document.addEventListener("replay:ply", (event) => showAt(event.detail.ply));
+  const list = document.getElementById("move-list");
+  if (list) new MutationObserver(signMoveList).observe(list, { childList: true });
+  if (match.status === "finished") load(); else renderHint();
+  root?.setAttribute("data-analysis", "ready");
+}

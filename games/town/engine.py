@@ -239,10 +239,11 @@ class TownState(State):
     def parse_move(self, text: str) -> str:
         """A placement ``P3@c2`` or a walk choice (``UR``, ``UL``, ``straight``, ``rev``), in any
         case and spacing, if legal here."""
-        lookup = self._legal_map()[1]
-        canonical = lookup.get(text)
+        moves, lookup = self._legal_map()
+        canonical = lookup.get(text) if isinstance(text, str) else None
         if canonical is None and isinstance(text, str):
-            canonical = lookup.get(move_key(text))
+            wanted = move_key(text)  # other spellings: only now, not for every state of a playout
+            canonical = next((move for move in moves if move_key(move) == wanted), None)
         if canonical is None:
             raise self._why_illegal(text)
         return canonical
@@ -547,7 +548,7 @@ class TownState(State):
     # -- moves ------------------------------------------------------------------------------
 
     def _legal_map(self) -> tuple[list[str], dict[str, str]]:
-        """The legal moves and a lookup from canonical or lower-case spelling (cached)."""
+        """The legal moves and a lookup of their canonical spellings (cached)."""
         if self._legal is None:
             if self._phase == "build":
                 slots, _ = self._slots()
@@ -556,9 +557,7 @@ class TownState(State):
                 moves = list(self._pending or ())
             else:
                 moves = []
-            lookup = {move_key(move): move for move in moves}
-            lookup.update((move, move) for move in moves)
-            self._legal = (moves, lookup)
+            self._legal = (moves, {move: move for move in moves})
         return self._legal
 
     def _why_illegal(self, move: str) -> IllegalMove:

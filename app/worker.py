@@ -1,5 +1,5 @@
 """``python -m app.worker``: the background jobs (clocks, quick-play pairing, seek expiry, bots,
-presence sweep) in a process of their own, so web instances only serve requests and sockets.
+tournaments, presence sweep) in a process of their own, so web instances only serve requests and sockets.
 
 Run it beside web instances started with ``STEPWELL_BACKGROUND_JOBS=off``. Several workers may run:
 they compete for the leader lock in Redis and exactly one works; when it dies (even kill -9),

@@ -176,6 +176,14 @@ def withdraw_from_tournament(tournament_id: str, user: CurrentUser, request: Req
     return _service(request, session).withdraw(tournament_id, user)
 
 
+@router.post("/tournaments/{tournament_id}/start", response_model=TournamentOut)
+def start_tournament(tournament_id: str, user: CurrentUser, request: Request,
+                     session: SessionDep) -> dict[str, Any]:
+    """The creator starts an upcoming tournament now instead of at its start time (an arena
+    keeps its length). 403 `not_creator`, 409 `already_started`."""
+    return _service(request, session).start_now(tournament_id, user)
+
+
 @router.post("/tournaments/{tournament_id}/bots", response_model=TournamentOut)
 def enter_bot(tournament_id: str, body: BotEntry, user: CurrentUser, request: Request,
               session: SessionDep) -> dict[str, Any]:

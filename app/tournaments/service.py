@@ -188,6 +188,21 @@ class TournamentService:
         self._enter(tournament, bot.id)
         return self.get(tournament_id, user.id)
 
+    def start_now(self, tournament_id: str, user: Identity) -> dict[str, Any]:
+        """The creator starts an upcoming tournament early (the job pairs it on its next pass)."""
+        tournament = self._load(tournament_id, lock=True)
+        if tournament.created_by != user.id:
+            raise Forbidden("Only the tournament's creator may start it.", code="not_creator")
+        if tournament.status != "upcoming":
+            raise Conflict("This tournament has already started.", code="already_started")
+        moment = now()
+        if tournament.ends_at is not None:
+            tournament.ends_at = moment + (tournament.ends_at - tournament.starts_at)
+        tournament.starts_at = moment
+        self.session.commit()
+        announce(self.publish, tournament)
+        return self.get(tournament_id, user.id)
+
     def withdraw(self, tournament_id: str, user: Identity) -> dict[str, Any]:
         tournament = self._load(tournament_id, lock=True)
         entry = self.session.scalar(select(TournamentEntry).where(

@@ -12,6 +12,7 @@ const joinButton = document.getElementById("join-button");
 const withdrawButton = document.getElementById("withdraw-button");
 const actionError = document.getElementById("action-error");
 const path = `/api/v1/tournaments/${data.id}`;
+const viewerId = Number(document.getElementById("standings").dataset.viewer) || null;
 
 const when = (iso) => (iso ? new Date(iso).toLocaleString(document.documentElement.lang, {
   dateStyle: "medium", timeStyle: "short" }) : "");
@@ -37,10 +38,9 @@ function nameOf(user) {
 
 function drawStandings() {
   standings.replaceChildren();
-  const me = Number(document.getElementById("standings").dataset.viewer) || null;
   for (const row of data.standings) {
     const tr = el("tr", { class: row.withdrawn ? "withdrawn" : "" }, standings);
-    if (me && row.user.id === me) tr.classList.add("me");
+    if (viewerId && row.user.id === viewerId) tr.classList.add("me");
     el("td", {}, tr, String(row.rank));
     const who = el("td", { class: row.on_fire ? "on-fire" : "" }, tr);
     who.append(nameOf(row.user));
@@ -70,9 +70,13 @@ function gameLine(game, index) {
     item.append(nameOf(seat.user));
     if (seat.points !== null && game.status !== "bye") item.append(` (${number(seat.points)})`);
   });
-  const state = el("span", { class: "muted" }, line);
-  state.textContent = t(STATUS_WORDS[game.status]);
-  if (game.url) el("a", { href: game.url }, line, game.status === "playing" ? t("Watch") : t("Replay"));
+  const tail = el("span", { class: "pairing-state" }, line);
+  el("span", { class: "muted" }, tail, t(STATUS_WORDS[game.status]));
+  if (game.url) {
+    const mine = game.seats.some((seat) => seat.user.id === viewerId);
+    const word = game.status !== "playing" ? t("Replay") : mine ? t("Your game") : t("Watch");
+    el("a", { href: game.url, class: mine && game.status === "playing" ? "your-game" : "" }, tail, word);
+  }
   return line;
 }
 

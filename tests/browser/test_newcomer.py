@@ -87,6 +87,7 @@ def test_the_phone_lobby_shows_the_clock_and_that_your_seek_waits(live_server: s
     form.locator('button[value="lobby"]').click()
     phone.wait_for_selector('#lobby[data-live="yes"]')
     expect(phone.locator("#my-seek-status")).to_be_visible()
+    assert phone.evaluate("document.querySelector('.site-header').offsetHeight") <= 72  # was ~100
     row = phone.locator("#seek-rows tr.mine")
     expect(row.locator(".mode-inline")).to_be_visible()
     expect(row.locator(".mode-inline")).to_have_text("Casual · 5+3")
@@ -175,3 +176,18 @@ def test_sight_end_screen_says_who_could_not_move_in_both_languages(live_server:
         page = new_page(locale=locale)
         page.goto(f"{live_server}/m/{match_id}")
         expect(page.locator("#result-steps li")).to_have_text(re.compile(re.escape(words)))
+
+
+def test_two_bots_in_one_town_game_have_distinct_translated_names(live_server: str, new_page) -> None:  # type: ignore[no-untyped-def]
+    page = new_page(locale="ja-JP")
+    page.goto(live_server + "/")
+    form = page.locator("#create-town")
+    form.locator('input[name="name"]').fill("Aiko")
+    form.locator('select[name="players"]').select_option("3")
+    form.locator('select[name="seat"]').select_option("2")
+    form.locator('select[name="bot"]').select_option("easy")
+    form.locator('button[value="bot"]').click()
+    page.wait_for_selector("#match[data-ply]")
+    names = page.locator("#seats .name")
+    expect(names).to_have_text(["ボット1（やさしい）", "ボット2（やさしい）", "Aiko"])
+    assert page.js_errors == []

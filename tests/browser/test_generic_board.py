@@ -12,6 +12,7 @@ import pytest
 from app.db.migrate import upgrade
 from tests.browser.conftest import screenshot
 from tests.browser.helpers import api_client
+from tests.browser.keyboard import FOCUSED_CELL, tab_to_board
 from tests.fixture_game import GAME
 from tests.live.server import live_server
 
@@ -57,8 +58,16 @@ def test_the_generic_board_draws_and_plays_a_game_without_assets(fixture_server,
     assert sorted(buttons.all_inner_texts()) == sorted(legal)
     assert '"ply": 0' in page.locator(".generic-view").inner_text()
     screenshot(page, f"generic-board-{language}")
-    buttons.first.click()
+    if language == "en":
+        buttons.first.click()
+    else:  # from the keyboard: Tab onto the move buttons, an arrow to the second one, Enter
+        assert tab_to_board(page) == legal[0]
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate(FOCUSED_CELL) == legal[1]
+        page.keyboard.press("Enter")
     page.wait_for_selector('#match[data-ply="1"]')
+    played = me.get(f"/api/v1/matches/{match['id']}/moves").json()[0]["move"]
+    assert played == legal[0 if language == "en" else 1]
     page.wait_for_selector(".generic-view:has-text('\"ply\": 1')")
     assert page.locator(".generic-board button.generic-move").count() == 0  # now the opponent's turn
     assert page.js_errors == []  # type: ignore[attr-defined]

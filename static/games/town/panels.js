@@ -1,6 +1,6 @@
 // The HTML around the town: the offer cards, each player's card (interests, diary, running score),
 // the final score table, the phase banner and the walker's choice buttons.
-import { el, svg } from "/static/js/kit/index.js";
+import { el, isBotSeat, svg } from "/static/js/kit/index.js";
 import { drawCard, drawGlyph, EVENT_STYLE } from "./art.js";
 import { CH, CW, slotName } from "./geometry.js";
 import { myTurn, playerName, slotsFor, view } from "./state.js";
@@ -14,6 +14,11 @@ export function miniCard(b, parent, id) {
   const mine = b.match.your_seat !== null ? new Set(v.characters?.[b.match.your_seat]?.interests ?? []) : new Set();
   drawCard(box, v, id, 0, 0, { interest: v.cards?.[id]?.event && mine.has(v.cards[id].event) });
   return box;
+}
+
+/** "Aiko is building." / "Bot 1 (easy) is building.": a bot's name without the honorific. */
+function whoIs(b, seat, person, bot) {
+  return isBotSeat(b.match, seat) ? fill(bot, { bot: playerName(b, seat) }) : fill(person, { name: playerName(b, seat) });
 }
 
 export function drawOffer(b) {
@@ -48,7 +53,7 @@ export function drawOffer(b) {
     el("div", { class: "town-deck-label" }, cell, `${label} · ${fill(w.left, { n: size ?? 0 })}`);
   }
   let hint;
-  if (!mine) hint = b.match.status === "active" ? fill(w.waitBuild, { name: playerName(b, b.match.to_move) }) : "";
+  if (!mine) hint = b.match.status === "active" ? whoIs(b, b.match.to_move, w.waitBuild, w.waitBuildBot) : "";
   else if (b.selected) hint = fill(w.pickSlot, { card: b.selected });
   else hint = w.pickOffer;
   el("p", { class: "town-hint" }, b.offerPanel, hint);
@@ -156,7 +161,7 @@ export function drawBanner(b) {
     const tag = el("span", { class: "town-phase" }, b.banner);
     tag.style.setProperty("--seat", SEAT_COLOURS[colourOf(v, v.walker)]);
     el("span", { class: "town-dot" }, tag);
-    tag.append(fill(w.walking, { name: playerName(b, v.walker) }));
+    tag.append(whoIs(b, v.walker, w.walking, w.walkingBot));
   } else if (v.phase === "over") {
     el("span", { class: "town-phase" }, b.banner, w.allDone);
   }

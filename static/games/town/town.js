@@ -1,6 +1,6 @@
 // The town itself: the lighthouse row, the 7×4 slots with their cards, the seaside row, the marks
 // of what may be played and of the last move.
-import { clickStep, lang, svg } from "/static/js/kit/index.js";
+import { cellName, clickStep, lang, svg } from "/static/js/kit/index.js";
 import { drawCard, drawLighthouse } from "./art.js";
 import {
   CH, COLS, CW, GAP, HEIGHT, LEFT, LETTERS, PITCH_X, ROWS, SEA, SEA_TOP, SKY, TOP, cardX, cardY, centre, slotName,
@@ -71,8 +71,10 @@ function drawSlot(b, v, col, row, marks) {
   if (last) lastRing(group, x, y, CH);
   svg("rect", { x: x - 3, y: y - 3, width: CW + 6, height: CH + 6, rx: 11, class: "town-focus-ring" }, group);
   const w = words();
-  const named = [name, id ? cardWords(v, id) : w.empty, marks.targets.includes(name) ? w.placeHere : "", last ? w.lastMove : ""];
-  return { id: name, x: col, y: ROWS - row, node: group, label: named.filter(Boolean).join(lang() === "ja" ? "、" : ", ") };
+  const states = [marks.targets.includes(name) ? w.placeHere : "", last ? w.lastMove : ""];
+  const label = id ? [name, cardWords(v, id), ...states].filter(Boolean).join(lang() === "ja" ? "、" : ", ")
+    : cellName({ square: name, states });
+  return { id: name, x: col, y: ROWS - row, node: group, label };
 }
 
 function drawSeaside(b, v, w, choice) {

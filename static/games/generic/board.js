@@ -21,7 +21,7 @@ export function mountBoard(root, ctx) {
   const json = el("pre", { class: "generic-view" }, box);
   const announcer = moveAnnouncer(ctx, { seatLabel: (payload, seat) => seatInfo(payload, seat).label });
   // arrow keys move between the move buttons (Enter and Space press them, as buttons do)
-  const keys = ctx.readOnly ? null : focusGrid(moves, { label: t("Choose your move:"), activate: () => {} });
+  const keys = ctx.readOnly ? null : focusGrid(moves, { label: t("Choose your move:") });
   return {
     update(payload) {
       json.textContent = readable(payload.view);

@@ -88,7 +88,6 @@ export function mountBoard(root, ctx) {
   const announcer = moveAnnouncer(ctx, { describe, seatLabel: (payload, seat) => seatInfo(payload, seat).label });
   const keys = ctx.readOnly ? null : focusGrid(canvas, {
     label: say("board"),
-    activate: (name) => { const move = isMyTurn(match) ? match.view.clicks?.[name] : null; if (move) play(move); },
   });
 
   async function play(move) {

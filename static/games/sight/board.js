@@ -37,7 +37,7 @@ export function mountBoard(root, ctx) {
   const announcer = moveAnnouncer(ctx, { seatLabel: (payload, seat) => seatInfo(payload, seat).label });
   const keys = ctx.readOnly ? null : focusGrid(canvas, {
     label: t("Sight board"),
-    activate: (point) => { board.pointerType = "keyboard"; onPoint(point); },
+    beforeClick: () => { board.pointerType = "keyboard"; },
     cancel: () => { if (board.selected || board.pending) { reset(); draw(); } },
   });
 

@@ -89,11 +89,9 @@ export function mountBoard(root, ctx) {
   let selected = null;
   let match = null;
   const marked = {}; // kind -> squares, from mark() (the match page's result explanation)
-  let clicksNow = {};
   const announcer = moveAnnouncer(ctx, { describe, seatLabel: (payload, seat) => seatInfo(payload, seat).label });
   const keys = ctx.readOnly ? null : focusGrid(canvas, {
     label: t("Stairs board"),
-    activate: (square) => onSquare(square, clicksNow),
     cancel: () => { if (selected) { selected = null; draw(); } },
   });
 
@@ -110,7 +108,6 @@ export function mountBoard(root, ctx) {
       last: view.last_marks ?? [],
       kinds: Object.fromEntries(Object.entries(marked).flatMap(([kind, list]) => list.map((sq) => [sq, kind]))),
     };
-    clicksNow = clicks;
     const cells = [];
     view.squares.forEach((square, index) => {
       const group = drawSquare(canvas, grid, view, index, marks);

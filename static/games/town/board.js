@@ -12,7 +12,7 @@ import { clearer, el, focusGrid, moveAnnouncer, svg } from "/static/js/kit/index
 import { COLS, HEIGHT, LEFT, PITCH_X, SEA, SEA_TOP, TOP, WIDTH } from "./geometry.js";
 import { drawActions, drawBanner, drawFinal, drawOffer, drawPlayers } from "./panels.js";
 import { slotsFor, view } from "./state.js";
-import { drawTown, place } from "./town.js";
+import { drawTown } from "./town.js";
 import { animate, drawTrails, lagging, placeTokens } from "./walks.js";
 import { colourOf, eventName, moveWords, SEAT_COLOURS, words } from "./words.js";
 
@@ -70,13 +70,12 @@ function update(b, next) {
   b.announcer.update(next);
 }
 
-/** Keyboard: Enter on a highlighted slot places the chosen offer card; Escape drops the choice and
- * goes back to the offer card. */
+/** Keyboard: Enter on a highlighted slot clicks it (places the chosen offer card); Escape drops the
+ * choice and goes back to the offer card. */
 function keyboard(b) {
   if (b.ctx.readOnly) return null;
   return focusGrid(b.canvas, {
     label: words().board,
-    activate: (slot) => place(b, slot),
     cancel: () => {
       const card = b.selected;
       if (!card) return;

@@ -1,9 +1,10 @@
 // Keyboard play on any board: a roving focus over its cells (squares, points, slots, buttons).
-// Arrow keys move a visible focus ring, Enter or Space does what a click on the cell does (the
-// board's own click handler: the server's `clicks` already say what it means), Escape cancels a
-// selection. One helper for every board, so the keys work the same in every game.
+// Arrow keys move a visible focus ring, Enter or Space clicks the cell (a click event on it, so the
+// board's own click handler runs — the server's `clicks` already say what it means — and so does
+// anything else listening for taps, like the page's "why not here"), Escape cancels a selection.
+// One helper for every board, so the keys work the same in every game.
 //
-//   const keys = focusGrid(svgOrDiv, { label: t("Stairs board"), activate: (id) => onSquare(id),
+//   const keys = focusGrid(svgOrDiv, { label: t("Stairs board"),
 //                                      cancel: () => { selected = null; draw(); } });
 //   // after every redraw, hand it the cells (screen positions, y grows downwards):
 //   keys.attach(squares.map((sq) => ({ id: sq, x, y, node: group, label: "c3, light, height 2" })));
@@ -52,10 +53,11 @@ export function keyAction(cells, currentId, key) {
   return null;
 }
 
-/** Make `container` a keyboard board (browser only). `activate(id, event)` is the cell's click,
- * `cancel()` drops a selection; `label` names the board for screen readers. Returns
- * {attach(cells), focus(id), current()}: attach after every redraw. */
-export function focusGrid(container, { activate, cancel = () => {}, label = null } = {}) {
+/** Make `container` a keyboard board (browser only). Enter/Space click the focused cell (after
+ * `beforeClick(id)`, e.g. to note that the keyboard did it), `cancel()` drops a selection; `label`
+ * names the board for screen readers. Returns {attach(cells), focus(id), current(), active()}:
+ * attach after every redraw. */
+export function focusGrid(container, { beforeClick = () => {}, cancel = () => {}, label = null } = {}) {
   let cells = [];
   let currentId = null;
   let inside = false; // the keyboard focus is on the board (kept across redraws)
@@ -93,7 +95,10 @@ export function focusGrid(container, { activate, cancel = () => {}, label = null
     event.preventDefault();
     event.stopPropagation(); // the page's own arrow keys (replay) are for outside the board
     if (step.action === "move") setCurrent(step.to, { focus: true });
-    else if (step.action === "activate") activate(cell.id, event);
+    else if (step.action === "activate") {
+      beforeClick(cell.id);
+      cell.node.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true, view: window }));
+    }
     else cancel(event);
   });
 

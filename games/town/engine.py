@@ -20,6 +20,7 @@ from typing import Any
 
 from pydantic import Field, field_validator
 
+from games import playout
 from games.base import Game, GameOptions, IllegalMove, Result, State, move_key
 from games.town.cards import (
     COLOURS,
@@ -73,6 +74,7 @@ NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
 )
 CARD_IDS = frozenset(PATH_IDS) | frozenset(EVENT_IDS)
 SCORE_SUNSET, SCORE_INTEREST, SCORE_OTHER = 3, 2, 1
+WALK_LOOKAHEAD = 3  # choices a playout walker looks ahead (2 options each: at most 8 ends)
 
 
 def _check_deck(deck: list[str] | None, ids: tuple[str, ...], name: str) -> list[str] | None:
@@ -366,22 +368,25 @@ class TownState(State):
         return other
 
     def playout_move(self, moves: list[str], rng: random.Random) -> str:
-        """A walker looks one choice ahead: the choice whose forced stretch leaves the best diary
-        (points so far, plus a point for a walk that goes on, since a walk that ends early takes
-        no more cards). Building stays uniformly random: where a card helps whom shows only in
-        the walks, which this very look-ahead plays well."""
+        """A walker looks ahead through its own walk (it is alone: no other seat acts until it
+        ends) and takes the choice with the best diary it can still reach, up to
+        ``WALK_LOOKAHEAD`` choices deep; ties are broken at random. Building stays uniformly
+        random: where a card helps whom shows only in the walks, which this look-ahead plays."""
         if self._phase != "walk" or len(moves) == 1:
             return moves[rng.randrange(len(moves))]
         seat = self._turn
         assert seat is not None
-        scores = []
-        for move in moves:
-            after = self._choose(move)
-            value = score_of(after._diaries[seat], seat) + rng.random() * 0.5
-            if after._turn == seat and after._phase == "walk":
-                value += 1
-            scores.append(value)
-        return moves[scores.index(max(scores))]
+        scores = [self._choose(move)._walk_value(seat, WALK_LOOKAHEAD - 1) for move in moves]
+        return playout.best(moves, scores, rng)
+
+    def _walk_value(self, seat: int, depth: int) -> float:
+        """The best diary score ``seat`` can reach from here in its walk, looking ``depth`` more
+        choices ahead; a walk still going at the horizon counts one point more."""
+        if self._turn != seat or self._phase != "walk":
+            return score_of(self._diaries[seat], seat)
+        if depth == 0:
+            return score_of(self._diaries[seat], seat) + 1
+        return max(self._choose(move)._walk_value(seat, depth - 1) for move in self._pending or ())
 
     # -- phase 1: building ------------------------------------------------------------------
 

@@ -149,6 +149,7 @@ def test_stairs_swap_is_in_view_on_a_laptop_and_explained(live_server: str, brow
     form.locator('select[name="seat"]').select_option("0")
     form.locator('button[value="private"]').click()
     light.wait_for_url("**/m/*")
+    expect(light.locator("#waiting-box #invite-link")).to_be_in_viewport(ratio=1)  # first, not under the bots
     join_match(dark, light.url, "Ben")
     match_id = light.url.rsplit("/", 1)[1]
     client = api_client(live_server, light)

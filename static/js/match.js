@@ -165,7 +165,7 @@ function renderResultSteps() {
     if (step.decided) item.className = "decided";
     return item;
   }));
-  if (board?.mark && resultSteps.at(-1)?.marks) {
+  if (board?.mark && Object.values(resultSteps.at(-1)?.marks ?? {}).some((squares) => squares?.length)) {
     const legend = document.createElement("li");
     legend.className = "result-legend";
     legend.textContent = t("On the board: the winner's squares framed in green, the other side's dashed in red.");

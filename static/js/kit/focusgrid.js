@@ -53,6 +53,9 @@ export function keyAction(cells, currentId, key) {
   return null;
 }
 
+const KEYS_HELP = N_("Arrow keys move between the squares; Enter or Space selects, as a click does; Escape cancels a selection.");
+let grids = 0;
+
 /** Make `container` a keyboard board (browser only). Enter/Space click the focused cell (after
  * `beforeClick(id)`, e.g. to note that the keyboard did it), `cancel()` drops a selection; `label`
  * names the board for screen readers. Returns {attach(cells), focus(id), current(), active()}:
@@ -63,17 +66,25 @@ export function focusGrid(container, { beforeClick = () => {}, cancel = () => {}
   let inside = false; // the keyboard focus is on the board (kept across redraws)
 
   container.setAttribute("role", "application");
-  container.setAttribute("aria-roledescription", "board");
   if (label) container.setAttribute("aria-label", label);
   container.classList.add("kit-grid");
+  // how to play it, read out when the board gets the focus
+  const help = document.createElement("p");
+  help.className = "visually-hidden";
+  help.id = `kit-grid-help-${++grids}`;
+  help.textContent = t(KEYS_HELP);
+  container.after(help);
+  container.setAttribute("aria-describedby", help.id);
 
   const byId = (id) => cells.find((cell) => cell.id === id) ?? null;
 
-  function setCurrent(id, { focus = false } = {}) {
+  // scroll: an arrow key brings the cell into view; a redraw gives the focus back where it was
+  // without moving the page (the player may be reading the chat meanwhile)
+  function setCurrent(id, { focus = false, scroll = true } = {}) {
     currentId = id;
     for (const cell of cells) cell.node.setAttribute("tabindex", cell.id === id ? "0" : "-1");
     const cell = byId(id);
-    if (focus && cell) cell.node.focus({ preventScroll: false });
+    if (focus && cell) cell.node.focus({ preventScroll: !scroll });
   }
 
   container.addEventListener("focusin", (event) => {
@@ -116,7 +127,7 @@ export function focusGrid(container, { beforeClick = () => {}, cancel = () => {}
         if (cell.label) cell.node.setAttribute("aria-label", cell.label);
       }
       const keep = byId(currentId) ? currentId : cells[0]?.id ?? null;
-      setCurrent(keep, { focus: hadFocus && keep !== null && !container.contains(document.activeElement) });
+      setCurrent(keep, { focus: hadFocus && keep !== null && !container.contains(document.activeElement), scroll: false });
     },
     /** Put the keyboard focus on cell `id` (e.g. the first target once a piece is selected). */
     focus(id) { if (byId(id)) { inside = true; setCurrent(id, { focus: true }); } },

@@ -46,8 +46,9 @@ class Settings(BaseSettings):
     bots_enabled: bool = True
     bot_workers: int = 1
     """Worker processes for bot thinking (kept below the core count so the server stays quick)."""
-    analysis_workers: int = 1
-    """Worker processes (of lower priority) for computer analysis of finished games; 0 = none."""
+    analysis_workers: int = 2
+    """Worker processes for computer analysis of finished games (0 = none). They run only on
+    idle CPU time (SCHED_IDLE), so two use a 2-core machine's spare time without slowing play."""
     analysis_budget: int = 0
     """Search iterations per analysed position; 0 = each game's own (app/analysis/compute.py)."""
     db_pool_size: int = 8

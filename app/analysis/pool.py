@@ -38,5 +38,5 @@ async def run_in_pool(app: Any, function: Callable[..., T], *args: Any) -> T:
 def shutdown(app: Any) -> None:
     pool = getattr(app.state, "hint_pool", None)
     if pool is not None:
-        pool.shutdown(wait=False, cancel_futures=True)
+        pool.shutdown(wait=True, cancel_futures=True)  # else its process outlives the server
         app.state.hint_pool = None

@@ -132,6 +132,9 @@ class AnalysisRunner:
         return document
 
     def shutdown(self) -> None:
+        """Stop: queued positions are dropped, a running one finishes (under a second), and the
+        worker processes are waited for — ``wait=False`` left them running after the server
+        exited (found orphaned after live-server tests)."""
         for task in self.tasks:
             task.cancel()
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.executor.shutdown(wait=True, cancel_futures=True)

@@ -94,7 +94,7 @@ class BackgroundJobs:
         try:
             await analysis.run()
         finally:
-            analysis.shutdown()
+            await asyncio.to_thread(analysis.shutdown)
 
     async def _sweep_presence_forever(self, presence: SharedPresence) -> None:
         while True:

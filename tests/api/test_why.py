@@ -15,8 +15,9 @@ from tests.realtime.test_socket_moves import _reply, _token
 NOT_YOURS = {"code": "not_your_piece", "params": {"square": "b1"}}
 
 
-def test_a_refused_move_carries_the_reason_code_in_the_viewers_language(
-        client: TestClient, match: dict[str, Any], alice: dict[str, str]) -> None:
+def test_a_refused_move_and_why_carry_the_reason_code_in_the_viewers_language(
+        client: TestClient, match: dict[str, Any], alice: dict[str, str],
+        bob: dict[str, str]) -> None:
     url = f"/api/v1/matches/{match['id']}/moves"
     english = client.post(url, json={"move": "b1-c2", "ply": 0}, headers=alice)  # b1 is dark
     assert english.status_code == 422
@@ -26,10 +27,12 @@ def test_a_refused_move_carries_the_reason_code_in_the_viewers_language(
                            headers={**alice, "Accept-Language": "ja"})
     assert japanese.json()["message"] == "b1 のいちばん上のコマはあなたのものではありません"
     assert japanese.json()["reason"] == NOT_YOURS
+    _why_answers_without_changing_the_match(client, match, alice)
+    _only_the_player_to_move_may_ask(client, match, bob)
 
 
-def test_why_answers_without_changing_the_match(client: TestClient, match: dict[str, Any],
-                                               alice: dict[str, str]) -> None:
+def _why_answers_without_changing_the_match(client: TestClient, match: dict[str, Any],
+                                            alice: dict[str, str]) -> None:
     url = f"/api/v1/matches/{match['id']}"
     legal = client.post(f"{url}/why", json={"move": "a1-b2"}, headers=alice)
     assert legal.status_code == 200 and legal.json() == {"legal": True, "move": "a1-b2"}
@@ -45,8 +48,8 @@ def test_why_answers_without_changing_the_match(client: TestClient, match: dict[
     assert after["ply"] == 0 and after["version"] == match["version"]
 
 
-def test_only_the_player_to_move_may_ask(client: TestClient, match: dict[str, Any],
-                                         bob: dict[str, str]) -> None:
+def _only_the_player_to_move_may_ask(client: TestClient, match: dict[str, Any],
+                                     bob: dict[str, str]) -> None:
     url = f"/api/v1/matches/{match['id']}/why"
     assert client.post(url, json={"move": "b1"}, headers=bob).json()["code"] == "not_your_turn"
     carol = make_guest(client, "Carol")
@@ -55,7 +58,7 @@ def test_only_the_player_to_move_may_ask(client: TestClient, match: dict[str, An
     assert client.post(url, json={"move": ""}, headers=bob).status_code == 422
 
 
-def test_a_town_reason_names_the_row(client: TestClient) -> None:
+def test_a_town_reason_and_a_socket_move_refused(client: TestClient) -> None:
     alice, bob = make_guest(client, "Alice"), make_guest(client, "Bob")
     match = start_match(client, alice, bob, game="town")
     view = match["view"]
@@ -65,10 +68,11 @@ def test_a_town_reason_names_the_row(client: TestClient) -> None:
     assert answer["reason"] == {"code": "not_touching",
                                 "params": {"card": card, "slot": "a3"}}
     assert set(answer) == {"legal", "move", "code", "message", "reason"}
+    _a_socket_move_refused_carries_the_reason(client, alice, bob)
 
 
-def test_a_socket_move_refused_carries_the_reason(client: TestClient) -> None:
-    alice, bob = make_guest(client, "Alice"), make_guest(client, "Bob")
+def _a_socket_move_refused_carries_the_reason(client: TestClient, alice: dict[str, str],
+                                              bob: dict[str, str]) -> None:
     match = start_match(client, alice, bob)
     url = f"/api/v1/matches/{match['id']}/ws?token={_token(alice)}&lang=ja"
     with client.websocket_connect(url) as light:

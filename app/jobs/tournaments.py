@@ -25,7 +25,8 @@ async def run_tournaments(session_factory: sessionmaker[Session], publish_record
 
     async def watch(events: object) -> None:
         async for message in events:  # type: ignore[attr-defined]
-            if message.get("type") == "record" and message["record"].get("status") in OVER:
+            change = message.get("change") or message.get("record") or {}
+            if change.get("status") in OVER:  # a public change (or a full record)
                 ended.set()
 
     async with bus.subscribe(LIVE_CHANNEL) as events:

@@ -116,7 +116,8 @@ def test_a_tournament_game_with_a_bot_from_start_to_standings(base: str) -> None
             final = httpx.get(url, headers=host).json()
         finally:
             events.close()
-    assert waited < 1.5, waited  # target: within 1 s of the game's end
+    print(f"standings updated {waited * 1000:.0f} ms after the game's end")
+    assert waited < 1.0, waited  # the target: within 1 s of the game's end
     assert final["status"] == "finished"
     top = final["standings"][0]
     assert top["user"]["kind"] == "bot" and top["score"] == 1.0

@@ -9,10 +9,11 @@
 //   rating.js    ratingText(rating), ratingBadge(rating), botBadge(user)
 //   backoff.js   backoffDelay(attempt, policy, random)
 //   socket.js    new LiveSocket(url, {onMessage, onStatus, ply}).start(); .request({type:"move",…})
-//   focusgrid.js focusGrid(container, {activate, cancel, label}).attach(cells): arrow keys, Enter,
-//                Escape over a board's cells (every board uses it); nextCell/keyAction are pure
+//   focusgrid.js focusGrid(container, {cancel, label, beforeClick}).attach(cells): arrow keys move
+//                the focus over a board's cells, Enter/Space click the cell, Escape cancels (every
+//                board uses it); nextCell/keyAction/cellName are pure
 //   announce.js  moveAnnouncer(ctx, {describe, seatLabel}).update(payload): each move read out in
-//                the #board-announcer live region; cellName(...) the accessible name of a cell
+//                the #board-announcer live region (moveAnnouncement is pure)
 //   boards.js    the renderer contract (JSDoc typedefs), loadRenderer(url), mountReadOnly, mountView
 //
 // Drawing a position read-only (Watch thumbnails, replays, diagrams), from a plain view object:

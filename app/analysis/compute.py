@@ -24,22 +24,29 @@ BUDGETS: dict[str, int] = {"stairs": 500, "sight": 500, "scalas": 300, "town": 4
 about 20 s on one core (bench/analysis.py measures it). Other games get ``DEFAULT_BUDGET``."""
 DEFAULT_BUDGET = 400
 HINT_LEVEL = "medium"
-NICENESS = 19
+NICENESS = 10
 
 
 def budget_for(game_id: str) -> int:
     return BUDGETS.get(game_id, DEFAULT_BUDGET)
 
 
-def lower_priority() -> None:
-    """Process-pool initializer: run only on CPU time nobody else wants (Linux ``SCHED_IDLE``),
+def idle_priority() -> None:
+    """Analysis pool initializer: run only on CPU time nobody else wants (Linux ``SCHED_IDLE``),
     else at the lowest priority, so moves in live games (the web server, the bots) always go
     first. bench/analysis.py measured niceness 10 beside live games: delivery p95 grew fivefold."""
     try:
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))  # type: ignore[attr-defined]
     except (OSError, AttributeError):
         with contextlib.suppress(OSError, AttributeError):
-            os.nice(NICENESS)
+            os.nice(19)
+
+
+def lower_priority() -> None:
+    """Hint pool initializer: below the web server, but not idle-only — a player is waiting for
+    the hint, and on a busy machine an idle-only process might not run at all."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(NICENESS)
 
 
 def position_seed(key: str, ply: int) -> int:

@@ -34,7 +34,7 @@ CONCURRENT_MATCHES = 2
 def make_pool(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=max(1, workers),
                                mp_context=multiprocessing.get_context("spawn"),
-                               initializer=compute.lower_priority)
+                               initializer=compute.idle_priority)
 
 
 class AnalysisRunner:

@@ -6,7 +6,7 @@
 //   listens "replay:ply" {ply}; sends "replay:show" {ply} and "replay:draw" {view, ply}.
 import { api } from "./api.js";
 import { drawGraph, MARK_SIGNS, MARK_WORDS } from "./analysis-graph.js";
-import { errorText, playerName, t } from "./kit/index.js";
+import { errorText, isMyTurn, playerName, t } from "./kit/index.js";
 
 const panel = document.getElementById("analysis-panel");
 const root = document.getElementById("match");
@@ -158,7 +158,8 @@ function hintAllowed() {
 function renderHint() {
   if (!hintAllowed()) { panel.hidden = true; return; }
   panel.hidden = false;
-  if (document.getElementById("hint-button")) return;
+  const existing = document.getElementById("hint-button");
+  if (existing) { existing.disabled = !isMyTurn(match); return; }
   const actions = el("div", { className: "analysis-actions" });
   const button = el("button", { type: "button", id: "hint-button" }, t("Show a good move"));
   const line = el("span", { className: "hint-line", id: "hint-line" });
@@ -171,6 +172,7 @@ function renderHint() {
       line.textContent = errorText(error);
     }
   });
+  button.disabled = !isMyTurn(match);
   actions.append(button, line);
   panel.replaceChildren(actions);
 }

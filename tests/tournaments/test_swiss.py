@@ -1,6 +1,6 @@
 """A 7-player Swiss over 3 rounds played by bots to the end: no repeated pairing, the bye to the
-lowest-ranked player without one, tie-breaks as computed here by hand; and a restart in the
-middle of a round, with two schedulers running at once."""
+lowest-ranked player without one, tie-breaks as computed here by hand; a restart in the
+middle of a round, with schedulers running at once; withdrawals and late joins."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from sqlalchemy import func, select
 
 from app.db.session import make_engine, make_session_factory
 from app.tournaments.models import TournamentGame, TournamentSeat
+from app.tournaments.service import TournamentService
 from tests.tournaments.conftest import (
     Events,
     advance,
@@ -115,3 +116,24 @@ def test_a_restart_in_the_middle_of_a_round_pairs_nobody_twice(database_url: str
     assert len(seats) == len(set(seats)) == 12  # each player once per round
     assert view(factory, tournament_id)["round"] == 2
     engine.dispose()
+
+
+def test_withdrawn_players_are_not_paired_and_late_joiners_are(factory, events: Events) -> None:  # type: ignore[no-untyped-def]
+    (creator,) = make_users(factory, 1, kind="account", prefix="host")
+    first, *others = make_users(factory, 4)
+    (late,) = make_users(factory, 1, prefix="late")
+    tournament_id = create(factory, creator, [first, *others], kind="swiss", game="sight", rounds=2)
+    advance(factory, events)
+    with factory() as session:
+        service = TournamentService(session)
+        service.withdraw(tournament_id, first)
+        service.join(tournament_id, late)
+    for match_id in tournament_matches(factory, tournament_id):
+        play_out(factory, match_id, events, level=None)
+    advance(factory, events)
+    tournament = view(factory, tournament_id)
+    round_two = [s["user"]["id"] for g in tournament["games"] if g["round"] == 2 for s in g["seats"]]
+    assert sorted(round_two) == sorted([o.id for o in others] + [late.id])
+    rows = {r["user"]["id"]: r for r in tournament["standings"]}
+    assert rows[first.id]["withdrawn"] and rows[first.id]["score"] in (0.0, 0.5, 1.0)
+    assert rows[late.id]["score"] == 0.0 and not rows[late.id]["withdrawn"]

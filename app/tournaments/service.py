@@ -5,6 +5,7 @@ Rules decided here (also in the README's Tournaments section):
   accounts and bots a rated one;
 - Swiss and arena are for two-player games; duplicate is for games whose deal is fixed by
   secret options (Town of Stairs), and is never rated (rated games refuse fixed deals);
+- an arena needs a real-time clock (an untimed game would hold its players past the end);
 - players may join until the last round is paired (Swiss, duplicate: they start with 0 points)
   or the arena ends; withdrawing before the start leaves, after it stops further pairings;
 - a tournament's own deal is secret until its round has ended at every table.
@@ -114,6 +115,8 @@ class TournamentService:
         if start < now() - timedelta(minutes=5):
             raise Invalid("The start time has passed.", code="start_in_past")
         ends_at = None
+        if kind == "arena" and (control or {}).get("kind") != "realtime":
+            raise Invalid("An arena is played with a real-time clock.", code="arena_needs_realtime")
         if kind == "arena":
             if minutes is None or not 0.1 <= minutes <= MAX_MINUTES:
                 raise Invalid(f"An arena lasts 0.1–{MAX_MINUTES} minutes.", code="invalid_duration")

@@ -49,12 +49,15 @@ def test_accounts_create_and_players_join_and_withdraw(base: str) -> None:
 
 
 NAMES = itertools.count()
+REALTIME = {"kind": "realtime", "minutes": 1, "increment": 0}
 
 
 @pytest.mark.parametrize(("who", "fields", "status", "code"), [
     ("guest", {}, 403, "accounts_only"),
     ("account", {"rounds": None}, 422, "invalid_rounds"),
-    ("account", {"kind": "arena", "rounds": None}, 422, "invalid_duration"),
+    ("account", {"kind": "arena", "rounds": None, "time_control": REALTIME}, 422,
+     "invalid_duration"),
+    ("account", {"kind": "arena", "rounds": None, "minutes": 5}, 422, "arena_needs_realtime"),
     ("account", {"kind": "duplicate", "game": "town", "rated": True}, 422, "duplicate_unrated"),
     ("account", {"kind": "duplicate", "game": "sight"}, 422, "no_duplicate_deal"),
     ("account", {"game": "chess"}, 404, "no_game"),

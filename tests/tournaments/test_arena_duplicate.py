@@ -41,7 +41,8 @@ def test_an_arena_of_six_bots(factory, events: Events) -> None:  # type: ignore[
     with timesource.use(clock):
         (creator,) = make_users(factory, 1, kind="account", prefix="host")
         bots = make_users(factory, 6)
-        tournament_id = create(factory, creator, bots, kind="arena", game="sight", minutes=1)
+        tournament_id = create(factory, creator, bots, kind="arena", game="sight", minutes=1,
+                               time_control={"kind": "realtime", "minutes": 1, "increment": 0})
         for _ in range(5):  # games end, players are paired again at once
             advance(factory, events)
             for match_id in tournament_matches(factory, tournament_id):

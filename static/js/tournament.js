@@ -2,6 +2,7 @@
 // creator, built-in bots). Drawn from GET /api/v1/tournaments/{id}; redrawn on each change that
 // WS /api/v1/tournaments/{id}/ws announces.
 import { api } from "./api.js";
+import { tournamentError } from "./tournament-errors.js";
 import { botBadge, el, LiveSocket, N_, socketUrl, t } from "./kit/index.js";
 
 let data = JSON.parse(document.getElementById("tournament-data").textContent);
@@ -10,6 +11,7 @@ const standings = document.querySelector("#standings tbody");
 const pairings = document.getElementById("pairings");
 const joinButton = document.getElementById("join-button");
 const withdrawButton = document.getElementById("withdraw-button");
+const startButton = document.getElementById("start-button");
 const actionError = document.getElementById("action-error");
 const path = `/api/v1/tournaments/${data.id}`;
 const viewerId = Number(document.getElementById("standings").dataset.viewer) || null;
@@ -54,7 +56,7 @@ function drawStandings() {
   }
   if (!data.standings.length) {
     const tr = el("tr", {}, standings);
-    el("td", { colspan: "5", class: "muted" }, tr, t("Nobody has joined yet."));
+    el("td", { colspan: "5", class: "muted empty" }, tr, t("Nobody has joined yet."));
   }
 }
 
@@ -108,6 +110,7 @@ function drawActions() {
   const open = data.status !== "finished";
   joinButton.hidden = !(you && open && !you.joined);
   withdrawButton.hidden = !(you && open && you.joined);
+  startButton.hidden = !(you?.creator && data.status === "upcoming");
 }
 
 function draw() {
@@ -128,12 +131,13 @@ async function act(method, suffix, body) {
     data = await api(method, path + suffix, body);
     draw();
   } catch (error) {
-    actionError.textContent = error.message;
+    actionError.textContent = tournamentError(error);
   }
 }
 
 joinButton.addEventListener("click", () => act("POST", "/join"));
 withdrawButton.addEventListener("click", () => act("POST", "/withdraw"));
+startButton.addEventListener("click", () => act("POST", "/start"));
 document.getElementById("bot-button")?.addEventListener("click", () =>
   act("POST", "/bots", { level: document.getElementById("bot-level").value }));
 

@@ -1,6 +1,7 @@
 // The tournament list: redrawn from GET /api/v1/tournaments on every change that
 // WS /api/v1/tournaments/ws announces; accounts create tournaments with the form.
 import { api } from "./api.js";
+import { tournamentError } from "./tournament-errors.js";
 import { el, LiveSocket, N_, socketUrl, t } from "./kit/index.js";
 
 const lists = document.getElementById("tournament-lists");
@@ -61,7 +62,7 @@ if (form) {
       const created = await api("POST", "/api/v1/tournaments", body);
       location.href = created.url;
     } catch (error) {
-      document.getElementById("tournament-form-error").textContent = error.message;
+      document.getElementById("tournament-form-error").textContent = tournamentError(error);
     }
   });
 }

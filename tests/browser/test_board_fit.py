@@ -5,6 +5,8 @@ cards on screen next to the town; reduced motion plays Town's walks at once."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from playwright.sync_api import expect
 
@@ -63,9 +65,8 @@ def test_no_legal_target_is_covered_in_scalas_3d_view(live_server: str, new_page
     page.evaluate("localStorage.setItem('stepwell.scalas.view', 'iso')")
     mount_offline(page, live_server, "scalas", width=620)
     game = played_positions("scalas", seed=11, options={"size": size})
-    positions = [p for p in game if p["status"] == "active"]
-    placements = covered = covered_when_solid = 0
-    for position in positions:
+    placements = covered = placed_when_solid = 0
+    for position, after in itertools.pairwise(game):
         page.evaluate("(p) => window.offlineBoard.update(p)", position)
         assert page.locator("#offline-board .scalas").get_attribute("data-view") == "iso"
         seen = page.evaluate(COVERED, False)
@@ -73,11 +74,13 @@ def test_no_legal_target_is_covered_in_scalas_3d_view(live_server: str, new_page
         placements += seen["legal"]
         covered += len(seen["covered"])
         assert seen["covered"] == [], f"ply {position['ply']}: {seen['covered']} hidden behind towers"
-        covered_when_solid += len(page.evaluate(COVERED, True)["covered"])
-    # The measure can fail: with every cube drawn solid, towers do cover legal squares in this game.
-    assert covered_when_solid > 0
-    print(f"scalas {size}x{size}: {len(positions)} positions, {placements} legal squares, covered {covered}"
-          f" (all cubes solid: {covered_when_solid})")
+        # the issue's measure: was the square actually played covered, with every cube drawn solid?
+        placed_when_solid += after["last_move"]["move"] in page.evaluate(COVERED, True)["covered"]
+    # The measure can fail: with every cube drawn solid, towers do cover squares played in this game.
+    assert placed_when_solid > 0
+    print(f"scalas {size}x{size}: {len(game) - 1} placements, {placements} legal squares seen,"
+          f" covered {covered}; all cubes solid: {placed_when_solid} of the {len(game) - 1} squares played"
+          " were covered")
 
 
 LABELS_INSIDE = """() => {

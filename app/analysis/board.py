@@ -24,7 +24,7 @@ from app.match.service import validate_setup
 from app.services.errors import Forbidden, Invalid, NotFound
 from app.services.game_records import GameRecordError, parse_text
 from games import State, registry
-from games.base import IllegalMove
+from games.base import IllegalMove, move_key
 
 MAX_MOVES = 600
 OVER = ("finished", "aborted")
@@ -74,8 +74,8 @@ def replay(start: Start, moves: list[str]) -> tuple[State, list[str]]:
     except ValueError as error:
         raise Invalid(str(error), code="invalid_options") from None
     played: list[str] = []
-    state = _forced(state, played)
     for index, text in enumerate(moves):
+        state = _forced(state, played, unless=text)
         if state.is_over:
             raise Invalid(f"Move {index + 1}: the game is already over.", code="illegal_move")
         try:
@@ -84,12 +84,15 @@ def replay(start: Start, moves: list[str]) -> tuple[State, list[str]]:
         except IllegalMove as error:
             raise Invalid(f"Move {index + 1} ({text}): {error.reason}", code="illegal_move") from None
         played.append(canonical)
-        state = _forced(state, played)
-    return state, played
+    return _forced(state, played), played
 
 
-def _forced(state: State, played: list[str]) -> State:
+def _forced(state: State, played: list[str], unless: str | None = None) -> State:
+    """Play the moves the rules make by themselves, as the server does — but not one the list
+    names next (a stored game records its forced moves; a list typed by hand may leave them out)."""
     while not state.is_over and (forced := state.forced_move()) is not None:
+        if unless is not None and move_key(unless) == move_key(forced):
+            break
         state = state.play(forced)
         played.append(forced)
     return state

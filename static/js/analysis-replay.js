@@ -15,6 +15,7 @@ let analysis = null; // the GET payload
 let graph = null;
 let ply = null; // the replay's shown ply
 let fetching = false;
+let played = null; // the match's moves, for "Analyse from here"
 let polling = null;
 const POLL_MS = 3000; // in case the socket is away: progress by GET meanwhile
 
@@ -31,6 +32,7 @@ async function load() {
   if (fetching) return;
   fetching = true;
   try {
+    played ??= (await api("GET", `/api/v1/matches/${match.id}/moves`)).map((m) => m.move);
     analysis = await api("GET", url());
   } catch (error) {
     analysis = error.code === "no_analysis" ? null : analysis;
@@ -61,8 +63,10 @@ function render() {
     const actions = el("div", { className: "analysis-actions" });
     const button = el("button", { type: "button", id: "analysis-request" }, t("Request computer analysis"));
     button.addEventListener("click", request);
-    actions.append(button, el("span", { className: "analysis-error move-error" }));
+    actions.append(button, el("span", { className: "analysis-error move-error" }),
+      el("span", { id: "analyse-link-box" }));
     panel.append(actions);
+    showAt(ply ?? played?.length ?? 0);
     return;
   }
   if (analysis.status !== "done") {
@@ -111,7 +115,7 @@ function showAt(n) {
   ply = n;
   graph?.select(n);
   const note = document.getElementById("preferred-note");
-  if (!note) return;
+  if (!note) { showLink(n); return; }
   note.replaceChildren();
   const move = moveAt(n);
   if (move?.mark && move.best) {
@@ -125,16 +129,17 @@ function showAt(n) {
       note.append(show);
     }
   }
-  const link = analyseLink(n);
-  if (link) note.append(" ", link);
+  note.append(" ", el("span", { id: "analyse-link-box" }));
+  showLink(n);
 }
 
-function analyseLink(n) {
-  const moves = analysis?.result?.moves;
-  if (!moves) return null;
+/** "Analyse from here": the analysis board at the shown position of this game. */
+function showLink(n) {
+  const box = document.getElementById("analyse-link-box");
+  if (!box || !played) return;
   const href = `/analysis/${match.game}?match=${encodeURIComponent(match.id)}`
-    + (n > 0 ? `&moves=${encodeURIComponent(moves.slice(0, n).map((m) => m.move).join(","))}` : "");
-  return el("a", { href, id: "analyse-here" }, t("Analyse from here"));
+    + (n > 0 ? `&moves=${encodeURIComponent(played.slice(0, n).join(","))}` : "");
+  box.replaceChildren(el("a", { href, id: "analyse-here" }, t("Analyse from here")));
 }
 
 /** Signs (?!, ?, ??) after the marked moves of match.js's move list, kept across its redraws. */

@@ -521,3 +521,24 @@ def test_random_swap_games_place_the_first_player_on_dark():
         state = state.play(rng.choice(state.legal_moves()))
     assert state.view(0)["colours"] == ["dark", "light"]
     assert len(state.result.winners) == 1
+
+
+# ----- bot playout hint ----------------------------------------------------------------------
+
+
+def test_the_playout_hint_climbs_onto_its_own_stacks():
+    """In a position where few moves climb onto one's own stacks, the hint picks those most of
+    the time (a quarter of its picks stay uniformly random)."""
+    rng = random.Random(2)
+    state = GAME.new_state()
+    while True:
+        moves = state.legal_moves()
+        actions = state._legal()
+        own = [m for m in moves
+               if isinstance(actions[m], tuple) and state._tops[actions[m][1]] == state._colour]
+        if own and len(own) / len(moves) < 0.4:
+            break
+        state = state.play(moves[rng.randrange(len(moves))])
+    picks = [state.playout_move(moves, rng) for _ in range(400)]
+    share = sum(pick in own for pick in picks) / len(picks)
+    assert share > 0.75, share  # uniformly random would give under 0.4

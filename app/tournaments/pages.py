@@ -9,7 +9,7 @@ from fastapi.responses import Response
 
 from app.api.deps import SessionDep
 from app.db.one_hop import OneHopRoute
-from app.tournaments.service import TournamentService
+from app.tournaments.service import TournamentService, deal_options
 from app.web import i18n
 from app.web.forms import page_viewer
 from app.web.templating import render
@@ -23,8 +23,6 @@ KIND_LABELS = {"swiss": i18n.N_("Swiss"), "arena": i18n.N_("Arena"),
 
 def _games_by_kind() -> dict[str, list[str]]:
     """Which games each kind of tournament can use (for the create form)."""
-    from app.tournaments.service import deal_options
-
     two = [g.id for g in registry.all_games() if g.min_players <= 2]
     return {"swiss": two, "arena": two,
             "duplicate": [g.id for g in registry.all_games() if deal_options(g.id)]}

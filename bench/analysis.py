@@ -38,21 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from load_client import Api, Stats, fan_out, make_tables, percentile
 from load_servers import Database, Server, cpu_seconds
 
-from games import registry
-
-
-def long_stairs_game(seed: int = 115) -> list[str]:
-    """A long Stairs game: random moves, preferring those that leave the opponent only a pass."""
-    rng = random.Random(seed)
-    state = registry.get("stairs").new_state(2, {}, 0)
-    moves = []
-    while not state.is_over:
-        legal = state.legal_moves()
-        passing = [m for m in legal if state.play(m).legal_moves() == ["pass"]]
-        move = rng.choice(passing) if passing and rng.random() < 0.9 else rng.choice(legal)
-        moves.append(move)
-        state = state.play(move)
-    return moves
+from tests.analysis.games import stairs_game_with_passes
 
 
 async def play_finished(api: Api, game: str, moves: list[str], seed: int) -> str:
@@ -144,7 +130,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     try:
         server.wait_ready()
         api = Api(server.base, 120)
-        stairs = long_stairs_game()
+        stairs = stairs_game_with_passes()
         games: dict[str, tuple[list[str], int]] = {"stairs": (stairs, 1), "town": ([], 3)}
         alone: dict[str, Any] = {}
         for game, (moves, game_seed) in games.items():

@@ -1,4 +1,4 @@
-"""Shared by the analysis tests: a Stairs game with a known blunder, played through the API."""
+"""Shared by the analysis tests: games played through the API, waiting for an analysis."""
 
 from __future__ import annotations
 
@@ -8,16 +8,6 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from tests.api.conftest import start_match
-
-BLUNDER_GAME = [
-    "b6-a5", "c6-d5", "d2-c3", "a4-b3", "a1-b1", "f5-f6", "e3-f2", "e4-e5", "c5-b4", "d1-c1",
-    "d4-d3", "c4-b5", "b2-a3", "f3-f4", "d6-e6", "f1-e1", "b4-b3", "f6-e6", "a5-b5", "a6-a5",
-    "f2-e1", "e2-f2", "d3-c3", "d3-c2", "b1-c2", "a2-b1", "c2-b3", "e5-f4", "f6-e5", "b1-c1",
-    "e5-d5", "e6-d5",
-]
-"""A Stairs game (random-ish play) in which light, at ply 29, had a won position (the search
-proves it: e5-f6 wins) and played f6-e5, after which dark has a forced win; dark missed it."""
-BLUNDER_PLY = 29
 
 
 def play_game(client: TestClient, first: dict[str, str], second: dict[str, str],

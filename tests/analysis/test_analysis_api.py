@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from tests.analysis.helpers import BLUNDER_GAME, BLUNDER_PLY, play_game, wait_for_analysis
+from tests.analysis.games import BLUNDER_GAME, BLUNDER_PLY
+from tests.analysis.helpers import play_game, wait_for_analysis
 from tests.api.conftest import start_match
 from tests.conftest import make_guest
 

@@ -9,7 +9,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from games import registry
-from tests.analysis.helpers import BLUNDER_GAME, play_game
+from tests.analysis.games import BLUNDER_GAME, stairs_game_with_passes
+from tests.analysis.helpers import play_game
 from tests.api.conftest import start_match
 from tests.conftest import make_guest
 
@@ -91,22 +92,8 @@ def test_an_exported_record_imports_into_the_board(shared_client: TestClient) ->
     assert unreadable.json()["code"] == "invalid_record"
 
 
-def _stairs_game_with_passes() -> list[str]:
-    """Random moves preferring those that leave the opponent only a pass (seeded: 4 passes)."""
-    rng = random.Random(115)
-    state = registry.get("stairs").new_state(2, {}, 0)
-    moves = []
-    while not state.is_over:
-        legal = state.legal_moves()
-        passing = [m for m in legal if state.play(m).legal_moves() == ["pass"]]
-        move = rng.choice(passing) if passing and rng.random() < 0.9 else rng.choice(legal)
-        moves.append(move)
-        state = state.play(move)
-    return moves
-
-
 def test_forced_passes_replay_whether_the_list_names_them_or_not(shared_client: TestClient) -> None:
-    moves = _stairs_game_with_passes()
+    moves = stairs_game_with_passes()
     assert "pass" in moves
     for given in (moves, [m for m in moves if m != "pass"]):
         shown = shared_client.post(BOARD, json={"game": "stairs", "moves": given}).json()

@@ -8,7 +8,7 @@ import random
 from games import registry
 from games.bots.analysis import evaluate
 from games.bots.policies import game_policy
-from tests.analysis.helpers import BLUNDER_GAME, BLUNDER_PLY
+from tests.analysis.games import BLUNDER_GAME, BLUNDER_PLY
 
 
 def _stairs_after(moves: list[str]):  # type: ignore[no-untyped-def]

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from app.db.migrate import upgrade
-from tests.analysis.helpers import BLUNDER_GAME, BLUNDER_PLY
+from tests.analysis.games import BLUNDER_GAME, BLUNDER_PLY
 from tests.live import server
 
 

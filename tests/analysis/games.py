@@ -1,0 +1,32 @@
+"""Games the analysis tests and bench/analysis.py share (engine only: no app, no pytest)."""
+
+from __future__ import annotations
+
+import random
+
+from games import registry
+
+BLUNDER_GAME = [
+    "b6-a5", "c6-d5", "d2-c3", "a4-b3", "a1-b1", "f5-f6", "e3-f2", "e4-e5", "c5-b4", "d1-c1",
+    "d4-d3", "c4-b5", "b2-a3", "f3-f4", "d6-e6", "f1-e1", "b4-b3", "f6-e6", "a5-b5", "a6-a5",
+    "f2-e1", "e2-f2", "d3-c3", "d3-c2", "b1-c2", "a2-b1", "c2-b3", "e5-f4", "f6-e5", "b1-c1",
+    "e5-d5", "e6-d5",
+]
+"""A Stairs game (random-ish play) in which light, at ply 29, had a won position (the search
+proves it: e5-f6 wins) and played f6-e5, after which dark has a forced win; dark missed it."""
+BLUNDER_PLY = 29
+
+
+def stairs_game_with_passes(seed: int = 115) -> list[str]:
+    """A long Stairs game: random moves, preferring those that leave the opponent only a pass
+    (seed 115: 46 plies, 4 of them passes the rules force)."""
+    rng = random.Random(seed)
+    state = registry.get("stairs").new_state(2, {}, 0)
+    moves = []
+    while not state.is_over:
+        legal = state.legal_moves()
+        passing = [m for m in legal if state.play(m).legal_moves() == ["pass"]]
+        move = rng.choice(passing) if passing and rng.random() < 0.9 else rng.choice(legal)
+        moves.append(move)
+        state = state.play(move)
+    return moves

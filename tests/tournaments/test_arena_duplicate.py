@@ -131,9 +131,12 @@ def test_a_duplicate_town_round_over_three_tables(factory, events: Events) -> No
     seats_before = {s["user"]["id"]: s["seat"] for g in first_round for s in g["seats"]}
     second = [g for g in tournament["games"] if g["round"] == 2]
     assert len(second) == 3
-    moved = [s["user"]["id"] for g in second for s in g["seats"]
-             if s["seat"] != seats_before[s["user"]["id"]]]
-    assert len(moved) == 10  # seats rotate: nobody keeps their seat
+    for game in second:  # seats rotate: as few players keep their seat as the table allows
+        players = [s["user"]["id"] for s in game["seats"]]
+        kept = sum(1 for s in game["seats"] if s["seat"] == seats_before[s["user"]["id"]])
+        fewest = min(sum(1 for seat, p in enumerate(order) if seats_before[p] == seat)
+                     for order in itertools.permutations(players))
+        assert kept == fewest, game
     for match_id in tournament_matches(factory, tournament_id):
         play_out(factory, match_id, events, level=None)
     advance(factory, events)

@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.analysis import compute
+from app.analysis.pool import stop_pool
 from app.analysis.service import ANALYSIS_CHANNEL, AnalysisService, Work, event
 from app.analysis.values import PositionValue, judge
 from app.realtime.bus import EventBus, match_channel
@@ -132,9 +133,11 @@ class AnalysisRunner:
         return document
 
     def shutdown(self) -> None:
-        """Stop: queued positions are dropped, a running one finishes (under a second), and the
-        worker processes are waited for — ``wait=False`` left them running after the server
-        exited (found orphaned after live-server tests)."""
+        """Stop: the worker processes are terminated and waited for (an analysis under way stays
+        ``running`` in the database; the next leader queues it again)."""
         for task in self.tasks:
             task.cancel()
-        self.executor.shutdown(wait=True, cancel_futures=True)
+        if isinstance(self.executor, ProcessPoolExecutor):
+            stop_pool(self.executor)
+        else:
+            self.executor.shutdown(wait=True, cancel_futures=True)

@@ -30,7 +30,7 @@ from app.match.service import MatchService
 from app.realtime.bus import LIVE_CHANNEL
 from app.realtime.chat_feed import visible_line
 from app.realtime.connection import run_jobs
-from app.realtime.match_feed import MatchFeed
+from app.realtime.match_feed import MatchFeed, shared_matches
 from app.services.errors import Unauthenticated
 from app.services.identity import Identity
 from app.services.lobby import LobbyService, user_channel
@@ -213,10 +213,12 @@ async def match_events(app: Any, match_id: str, viewer: Identity | None,
     claim_after = app.state.settings.claim_after_seconds
     viewer_id = viewer.id if viewer else None
 
-    async def load() -> MatchRecord:
-        return await run_in_threadpool(_load_record, app, match_id)
+    shared = shared_matches(app.state)
 
-    async with MatchFeed(app.state.bus, match_id, viewer_id) as feed:
+    async def load() -> MatchRecord:
+        return shared.record(await run_in_threadpool(_load_record, app, match_id))
+
+    async with MatchFeed(app.state.bus, match_id, viewer_id, shared) as feed:
         record = await load()  # nothing missed since: the feed is subscribed
         follower = MatchFollower(record if record.version >= first.version else first,
                                  viewer_id, PROTOCOL_VERSION)

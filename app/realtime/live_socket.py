@@ -7,10 +7,11 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from starlette.concurrency import run_in_threadpool
 
-from app.match.payloads import MatchChange, live_item
+from app.match.payloads import live_item
 from app.match.records import MatchHeader
 from app.realtime.bus import LIVE_CHANNEL
 from app.realtime.connection import drain_client, run_jobs
+from app.realtime.match_feed import shared_matches
 from app.services.ratings import seat_ratings
 
 router = APIRouter()
@@ -44,7 +45,7 @@ async def live_socket(websocket: WebSocket) -> None:
             async for message in events:
                 if message.get("type") != "change":
                     continue
-                record = MatchChange.from_json(message["change"])
+                record = shared_matches(websocket.app.state).decode(message)
                 if record.status == "waiting":
                     continue
                 counts = websocket.app.state.presence.spectator_counts()

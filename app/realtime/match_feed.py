@@ -14,6 +14,7 @@ and the NDJSON match stream both follow a match through this class.
 from __future__ import annotations
 
 import contextlib
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -24,9 +25,53 @@ from app.realtime.chat_feed import subscribed_rooms
 from app.services.chat import chat_channel
 
 
+class SharedMatches:
+    """One object per (form, match, version) in a process: every connection to a match holds the
+    same record or change, decoded once, instead of a copy each (issue 12: memory and CPU per
+    socket). Keeps the newest ``KEEP`` entries; lives on the event loop."""
+
+    KEEP = 4096
+
+    def __init__(self) -> None:
+        self._known: OrderedDict[tuple[str, str, int], Known] = OrderedDict()
+
+    def _share(self, key: tuple[str, str, int], build: Callable[[], Known]) -> Known:
+        found = self._known.get(key)
+        if found is None:
+            found = self._known[key] = build()
+            if len(self._known) > self.KEEP:
+                self._known.popitem(last=False)
+        return found
+
+    def record(self, record: MatchRecord) -> MatchRecord:
+        """This record, or the equal one already held (same match and version)."""
+        found = self._share(("record", record.id, record.version), lambda: record)
+        assert isinstance(found, MatchRecord)
+        return found
+
+    def decode(self, message: dict[str, Any]) -> Known:
+        """The record or change a bus message carries, decoded once per process."""
+        if message["type"] == "record":
+            data = message["record"]
+            return self._share(("record", data["id"], data["version"]),
+                               lambda: MatchRecord.from_json(data))
+        data = message["change"]
+        return self._share(("change", data["id"], data["version"]),
+                           lambda: MatchChange.from_json(data))
+
+
+def shared_matches(state: Any) -> SharedMatches:
+    """The process's :class:`SharedMatches` (on ``app.state``)."""
+    if not hasattr(state, "shared_matches"):
+        state.shared_matches = SharedMatches()
+    return state.shared_matches
+
+
 class MatchFeed:
-    def __init__(self, bus: EventBus, match_id: str, viewer_id: int | None) -> None:
+    def __init__(self, bus: EventBus, match_id: str, viewer_id: int | None,
+                 shared: SharedMatches | None = None) -> None:
         self.bus = bus
+        self.shared = shared or SharedMatches()
         self.match_id = match_id
         self.viewer_id = viewer_id
         self.inbox = new_inbox()
@@ -80,16 +125,12 @@ class MatchFeed:
         None. On the seats' channel the records are what counts (the same change's public copy
         is skipped); a viewer who sat down without it (rare) gets the record from ``load``."""
         kind = message.get("type")
-        incoming: Known
-        if kind == "record":
-            incoming = MatchRecord.from_json(message["record"])
-        elif kind == "change" and not self.holds_seats:
-            incoming = MatchChange.from_json(message["change"])
-        else:
+        if kind != "record" and (kind != "change" or self.holds_seats):
             return None
+        incoming = self.shared.decode(message)
         if incoming.version <= latest.version:
             return None  # already shown, or an older change overtaken by a newer one
         if isinstance(incoming, MatchChange) and incoming.seat_of(self.viewer_id) is not None:
-            incoming = await load()
+            incoming = self.shared.record(await load())
         await self._review(incoming)
         return incoming

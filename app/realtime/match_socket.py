@@ -31,7 +31,7 @@ from app.match.service import MatchService
 from app.realtime.bus import publish_match
 from app.realtime.chat_feed import visible_line
 from app.realtime.connection import run_jobs
-from app.realtime.match_feed import MatchFeed
+from app.realtime.match_feed import MatchFeed, shared_matches
 from app.services.errors import NotFound, ServerBusy, ServiceError, Unauthenticated
 from app.services.identity import Identity
 from app.web import i18n
@@ -144,13 +144,15 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
     viewer_id = viewer.id if viewer else None
     messages = seat_messages(websocket)
 
+    shared = shared_matches(websocket.app.state)
+
     async def load() -> MatchRecord:
         record = await run_in_threadpool(_load_record, websocket, match_id)
         if record is None:
             raise NotFound(f"There is no match {match_id!r}.", code="no_match")
-        return record
+        return shared.record(record)
 
-    async with MatchFeed(websocket.app.state.bus, match_id, viewer_id) as feed:
+    async with MatchFeed(websocket.app.state.bus, match_id, viewer_id, shared) as feed:
         try:
             first = await load()
         except NotFound as missing:

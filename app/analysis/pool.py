@@ -6,7 +6,6 @@ down with the app."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import multiprocessing
 import threading
 from collections.abc import Callable
@@ -14,6 +13,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
 from app.analysis.compute import lower_priority
+from app.processes import stop_pool
 
 T = TypeVar("T")
 _lock = threading.Lock()
@@ -34,16 +34,6 @@ def pool_for(app: Any) -> ProcessPoolExecutor:
 
 async def run_in_pool(app: Any, function: Callable[..., T], *args: Any) -> T:
     return await asyncio.get_running_loop().run_in_executor(pool_for(app), function, *args)
-
-
-def stop_pool(pool: ProcessPoolExecutor) -> None:
-    """Stop a pool now: its processes are terminated (a search under way is dropped) and waited
-    for. ``shutdown(wait=False)`` left them running after the server exited; ``wait=True`` alone
-    would wait for a search that an idle-priority process may not finish for seconds."""
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        with contextlib.suppress(Exception):
-            process.terminate()
-    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def shutdown(app: Any) -> None:

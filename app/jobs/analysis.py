@@ -20,9 +20,9 @@ from typing import Any
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.analysis import compute
-from app.analysis.pool import stop_pool
 from app.analysis.service import ANALYSIS_CHANNEL, AnalysisService, Work, event
 from app.analysis.values import PositionValue, judge
+from app.processes import stop_pool
 from app.realtime.bus import EventBus, match_channel
 
 log = logging.getLogger(__name__)

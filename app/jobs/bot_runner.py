@@ -24,6 +24,7 @@ from app.match.bots import active_matches_with_bots, bot_levels_by_user, bot_mov
 from app.match.payloads import Known, MatchChange, to_move_of
 from app.match.records import MatchRecord
 from app.match.service import MatchService, Publish
+from app.processes import stop_pool
 from app.realtime.bus import LIVE_CHANNEL, EventBus
 from app.services.errors import ServiceError
 from app.services.identity import Identity
@@ -122,6 +123,9 @@ class BotRunner:
     def shutdown(self) -> None:
         for task in self.tasks:
             task.cancel()
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        if isinstance(self.executor, ProcessPoolExecutor):
+            stop_pool(self.executor)  # shutdown(wait=False) left bot processes behind
+        else:
+            self.executor.shutdown(wait=False, cancel_futures=True)
 
 

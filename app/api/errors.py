@@ -13,6 +13,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute, Match
 
@@ -129,6 +130,16 @@ def install_error_handlers(app: FastAPI, render_page_error: object = None) -> No
             response.headers["Allow"] = ", ".join(allowed_methods(request))
         return response
 
+    async def on_data_error(request: Request, error: DataError) -> Response:
+        """PostgreSQL refuses NUL in text (SQLite stores it): whatever field let one through,
+        the client sent bad text, so it is a 422 on either database, not a 500."""
+        if "NUL" not in str(error.orig):
+            return await on_unexpected(request, error)
+        message = "Text may not contain NUL characters."
+        if wants_page(request):
+            return render_page_error(request, 422, message)  # type: ignore[operator]
+        return error_response(422, "invalid_text", message)
+
     async def on_unexpected(request: Request, error: Exception) -> Response:
         log.exception("unexpected error on %s", request.url.path, exc_info=error)
         return error_response(500, "internal_error", "Something went wrong on our side.")
@@ -136,4 +147,5 @@ def install_error_handlers(app: FastAPI, render_page_error: object = None) -> No
     app.add_exception_handler(ServiceError, on_service_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, on_validation_error)  # type: ignore[arg-type]
     app.add_exception_handler(StarletteHTTPException, on_http_error)  # type: ignore[arg-type]
+    app.add_exception_handler(DataError, on_data_error)  # type: ignore[arg-type]
     app.add_exception_handler(Exception, on_unexpected)

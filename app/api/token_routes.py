@@ -20,7 +20,8 @@ Scope = Literal["read", "play", "challenge"]
 class TokenIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    description: str = Field(min_length=1, max_length=60, examples=["my bot"])
+    description: str = Field(min_length=1, max_length=60, examples=["my bot"],
+                             pattern=r"^[^\x00-\x1f\x7f]+$")  # shown on a page; no control characters
     scopes: list[Scope] = Field(min_length=1, examples=[["read", "play", "challenge"]], description=(
         "`read`: everything that reads, the streams; `play`: moves, offers, resign, abort, "
         "claim, chat; `challenge`: create and join matches, seeks, challenges, quick play."))

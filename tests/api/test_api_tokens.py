@@ -46,7 +46,8 @@ def test_guests_have_no_personal_tokens(client: TestClient) -> None:
 
 @pytest.mark.parametrize("body", [{"description": "x", "scopes": []},
                                   {"description": "x", "scopes": ["admin"]},
-                                  {"description": "x", "scopes": ["read"], "expires_in": 5}])
+                                  {"description": "x", "scopes": ["read"], "expires_in": 5},
+                                  {"description": "p\u0000q", "scopes": ["read"]}])  # a 500 on PG
 def test_bad_token_requests_are_422(client: TestClient, body: dict[str, object]) -> None:
     response = client.post("/api/v1/tokens", headers=make_account(client, "aiko"), json=body)
     assert response.status_code == 422

@@ -15,7 +15,7 @@ let analysis = null; // the GET payload
 let graph = null;
 let ply = null; // the replay's shown ply
 let fetching = false;
-let played = null; // the match's moves, for "Analyse from here"
+let played = null; // the match's moves, for "Analyse from here" (from match.js: "replay:moves")
 let polling = null;
 const POLL_MS = 3000; // in case the socket is away: progress by GET meanwhile
 
@@ -32,7 +32,6 @@ async function load() {
   if (fetching) return;
   fetching = true;
   try {
-    played ??= (await api("GET", `/api/v1/matches/${match.id}/moves`)).map((m) => m.move);
     analysis = await api("GET", url());
   } catch (error) {
     analysis = error.code === "no_analysis" ? null : analysis;
@@ -199,6 +198,10 @@ function received(message) {
 if (panel && match) {
   document.addEventListener("match:message", (event) => received(event.detail));
   document.addEventListener("replay:ply", (event) => showAt(event.detail.ply));
+  document.addEventListener("replay:moves", (event) => { // match.js fetched them once
+    played = event.detail.moves;
+    showLink(ply ?? played.length);
+  });
   const list = document.getElementById("move-list");
   if (list) new MutationObserver(signMoveList).observe(list, { childList: true });
   if (match.status === "finished") load(); else renderHint();

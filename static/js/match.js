@@ -220,6 +220,8 @@ const afterGameKey = () => JSON.stringify([match.status, match.your_seat, match.
 
 function renderMoves() {
   refreshActions();
+  document.dispatchEvent(new CustomEvent("replay:moves", // analysis-replay.js: "Analyse from here"
+    { detail: { moves: moves.map((m) => m.move) } }));
   const list = $("move-list");
   list.replaceChildren();
   if (moves.length === 0) {

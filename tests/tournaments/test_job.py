@@ -8,6 +8,7 @@ import time
 
 import app.jobs.tournaments as job
 from app.realtime.bus import LIVE_CHANNEL, InProcessBus
+from tests.live.server import run_async
 
 
 def test_a_finished_match_wakes_the_tournament_job(monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -31,4 +32,4 @@ def test_a_finished_match_wakes_the_tournament_job(monkeypatch) -> None:  # type
         runner.cancel()
         return passes[1] - ended
 
-    assert asyncio.run(asyncio.wait_for(scenario(), 5)) < 1.0
+    assert run_async(lambda: asyncio.wait_for(scenario(), 5)) < 1.0  # not asyncio.run: see run_async

@@ -7,7 +7,7 @@ spectator view. The engine snapshot (which may hold secrets) never leaves throug
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -104,7 +104,7 @@ class MatchChange(MatchHeader):
     @classmethod
     def of(cls, record: MatchRecord) -> MatchChange:
         public = seat_payload(record, None)
-        header = {k: v for k, v in asdict(record).items() if k != "snapshot"}
+        header = {k: v for k, v in record.to_json().items() if k != "snapshot"}
         header["options"] = public["options"]  # a fixed deal is a secret option
         return cls.from_json({**header, "to_move": public["to_move"], "public": public})
 

@@ -69,9 +69,9 @@ def shared_matches(state: Any) -> SharedMatches:
 
 class MatchFeed:
     def __init__(self, bus: EventBus, match_id: str, viewer_id: int | None,
-                 shared: SharedMatches | None = None) -> None:
+                 shared: SharedMatches) -> None:
         self.bus = bus
-        self.shared = shared or SharedMatches()
+        self.shared = shared
         self.match_id = match_id
         self.viewer_id = viewer_id
         self.inbox = new_inbox()

@@ -102,9 +102,10 @@ class MatchChange(MatchHeader):
     public: dict[str, Any]
 
     @classmethod
-    def of(cls, record: MatchRecord) -> MatchChange:
+    def of(cls, record: MatchRecord, data: dict[str, Any] | None = None) -> MatchChange:
+        """``data``: ``record.to_json()`` when the caller has it already (the publisher does)."""
         public = seat_payload(record, None)
-        header = {k: v for k, v in record.to_json().items() if k != "snapshot"}
+        header = {k: v for k, v in (data or record.to_json()).items() if k != "snapshot"}
         header["options"] = public["options"]  # a fixed deal is a secret option
         return cls.from_json({**header, "to_move": public["to_move"], "public": public})
 

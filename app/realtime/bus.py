@@ -119,7 +119,8 @@ def seats_channel(match_id: str) -> str:
 def publish_match(bus: EventBus, record: MatchRecord) -> None:
     """A committed match change: the public change (spectators' payload built once, here) to the
     match's channel and the Watch list; the full record only to the seats' channel."""
-    change = {"type": "change", "change": MatchChange.of(record).to_json()}
+    data = record.to_json()  # once a move, for both forms
+    change = {"type": "change", "change": MatchChange.of(record, data).to_json()}
     bus.publish(match_channel(record.id), change)
     bus.publish(LIVE_CHANNEL, change)
-    bus.publish(seats_channel(record.id), {"type": "record", "record": record.to_json()})
+    bus.publish(seats_channel(record.id), {"type": "record", "record": data})

@@ -51,6 +51,9 @@ class Settings(BaseSettings):
     idle CPU time (SCHED_IDLE), so two use a 2-core machine's spare time without slowing play."""
     analysis_budget: int = 0
     """Search iterations per analysed position; 0 = each game's own (app/analysis/compute.py)."""
+    board_state_max_age: int = 7 * 86400
+    """Seconds an analysis-board signed state is accepted (app/analysis/signed.py); shareable
+    links carry the move list, not the token, so they do not expire."""
     db_pool_size: int = 8
     """Database connections per process; worker threads are capped at the same number, so a
     thread never waits for a connection (see app/db/one_hop.py)."""
@@ -92,7 +95,7 @@ class Settings(BaseSettings):
     rate_hints: str = "10/minute;200/hour"
     """Hints ("show a good move") per token."""
     rate_board: str = "60/minute;1200/hour"
-    """Analysis-board moves per token (each replays its move list)."""
+    """Analysis-board moves per token (each replays its move list or opens a signed state)."""
     rate_limit_scale: float = 1.0
     """Multiplies every count above (tests raise it so ordinary suites never meet a limit);
     0 switches rate limiting off."""

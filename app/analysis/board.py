@@ -14,7 +14,7 @@ in Town: nothing the caller did not give, or nothing not public once the match i
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -39,6 +39,9 @@ class Start:
     options: dict[str, Any]
     seed: int
     rules_version: int | None = None
+    disclosed: bool = True
+    """False for a match in progress: its seed and secret options are not the caller's to see
+    (app/analysis/signed.py leaves them out of the tokens it signs)."""
 
     def state(self) -> State:
         game = registry.get(self.game)
@@ -61,44 +64,72 @@ def match_start(session: Session, match_id: str) -> Start:
         raise Forbidden("This game hides cards: its positions can be studied once it is over.",
                         code="match_in_progress")
     return Start(match.game, match.num_seats, dict(match.options or {}), match.seed,
-                 match.rules_version or 1)
+                 match.rules_version or 1, disclosed=match.status in OVER)
 
 
-def replay(start: Start, moves: list[str]) -> tuple[State, list[str]]:
+@dataclass
+class Line:
+    """The canonical moves played from a start, and which seat made the last one (screen
+    readers name the mover: "Player 1 (Light): c3 to d4")."""
+
+    moves: list[str] = field(default_factory=list)
+    last_seat: int | None = None
+
+    def add(self, before: State, move: str) -> None:
+        self.moves.append(move)
+        self.last_seat = before.to_move
+
+
+def replay(start: Start, moves: list[str]) -> tuple[State, Line]:
     """The position after ``moves`` (each checked by the engine, forced moves played as the
-    server plays them); returns it with the canonical move list."""
+    server plays them); returns it with the canonical line."""
     if len(moves) > MAX_MOVES:
         raise Invalid(f"At most {MAX_MOVES} moves.", code="too_many_moves")
     try:
         state = start.state()
     except ValueError as error:
         raise Invalid(str(error), code="invalid_options") from None
-    played: list[str] = []
-    for index, text in enumerate(moves):
-        state = _forced(state, played, unless=text)
-        if state.is_over:
-            raise Invalid(f"Move {index + 1}: the game is already over.", code="illegal_move")
-        try:
-            canonical = state.parse_move(text)
-            state = state.play(canonical)
-        except IllegalMove as error:
-            raise Invalid(f"Move {index + 1} ({text}): {error.reason}", code="illegal_move") from None
-        played.append(canonical)
+    played = Line()
+    for text in moves:
+        state = play_on(state, played, text)
     return _forced(state, played), played
 
 
-def _forced(state: State, played: list[str], unless: str | None = None) -> State:
+def play_on(state: State, played: Line, text: str) -> State:
+    """``text`` played on ``state`` (after the forced moves before it); ``played`` grows by the
+    canonical moves. The one place a board move is checked, from a list or a signed state."""
+    state = _forced(state, played, unless=text)
+    number = len(played.moves) + 1
+    if len(played.moves) >= MAX_MOVES:
+        raise Invalid(f"At most {MAX_MOVES} moves.", code="too_many_moves")
+    if state.is_over:
+        raise Invalid(f"Move {number}: the game is already over.", code="illegal_move")
+    try:
+        canonical = state.parse_move(text)
+        after = state.play(canonical)
+    except IllegalMove as error:
+        raise Invalid(f"Move {number} ({text}): {error.reason}", code="illegal_move") from None
+    played.add(state, canonical)
+    return after
+
+
+def finish_line(state: State, played: Line) -> State:
+    """The moves the rules make by themselves after the last one played."""
+    return _forced(state, played)
+
+
+def _forced(state: State, played: Line, unless: str | None = None) -> State:
     """Play the moves the rules make by themselves, as the server does — but not one the list
     names next (a stored game records its forced moves; a list typed by hand may leave them out)."""
     while not state.is_over and (forced := state.forced_move()) is not None:
         if unless is not None and move_key(unless) == move_key(forced):
             break
+        played.add(state, forced)
         state = state.play(forced)
-        played.append(forced)
     return state
 
 
-def position(start: Start, state: State, played: list[str]) -> dict[str, Any]:
+def position(start: Start, state: State, line: Line) -> dict[str, Any]:
     """What the board page draws: a match-like payload in which the seat to move is the viewer
     (so the board takes clicks). Its view is the public one — the board keeps one orientation
     instead of turning to each mover — except in games with hidden cards, where the mover's
@@ -107,6 +138,7 @@ def position(start: Start, state: State, played: list[str]) -> dict[str, Any]:
     seat = None if over else state.to_move
     result = state.result
     hidden = registry.get(start.game).hidden_information
+    played = line.moves
     return {
         "game": start.game,
         "players": start.players,
@@ -118,7 +150,8 @@ def position(start: Start, state: State, played: list[str]) -> dict[str, Any]:
         "view": state.view(seat if hidden else None),
         "legal_moves": [] if over else state.legal_moves(),
         "result": None if result is None else result.to_json(),
-        "last_move": {"ply": len(played), "move": played[-1]} if played else None,
+        "last_move": ({"ply": len(played), "move": played[-1], "seat": line.last_seat}
+                      if played else None),
     }
 
 
@@ -136,9 +169,9 @@ def imported(text: str) -> dict[str, Any]:
     start = described_start(game_id, players, options, parsed.seed)
     start = Start(start.game, start.players, start.options, start.seed, parsed.rules_version)
     try:
-        _, moves = replay(start, parsed.moves)
+        _, line = replay(start, parsed.moves)
     except Invalid as error:
         raise Invalid(f"This record does not replay: {error.message}",
                       code="invalid_record") from None
     return {"game": game_id, "players": players, "options": start.options, "seed": start.seed,
-            "rules_version": parsed.rules_version, "moves": moves}
+            "rules_version": parsed.rules_version, "moves": line.moves}

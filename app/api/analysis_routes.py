@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from starlette.concurrency import run_in_threadpool
 
-from app.analysis import board, compute, pool
+from app.analysis import board, compute, pool, signed
 from app.analysis.hints import hint_position
 from app.analysis.service import ANALYSIS_CHANNEL, AnalysisService, event
 from app.api.deps import CurrentUser, SessionDep, Viewer
@@ -37,7 +37,9 @@ class AnalysisOut(BaseModel):
 
 class BoardIn(BaseModel):
     """A position: a match's start (``match``) or a described one (``game``, ``players``,
-    ``options``, ``seed``), then ``moves``; ``move`` is played on top when given."""
+    ``options``, ``seed``), then ``moves``; or a ``state`` the server signed (every answer
+    carries one), alone or with ``game`` (which must be the token's). ``move`` is played on top
+    when given."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -48,6 +50,9 @@ class BoardIn(BaseModel):
     match: str | None = Field(default=None, max_length=12)
     moves: list[str] = Field(default_factory=list, max_length=board.MAX_MOVES)
     move: str | None = Field(default=None, min_length=1, max_length=40)
+    state: str | None = Field(default=None, min_length=1, max_length=signed.MAX_TOKEN,
+                              description="a signed state from an earlier answer, instead of "
+                                          "match/players/options/seed/moves")
 
 
 class BoardOut(BaseModel):
@@ -62,6 +67,8 @@ class BoardOut(BaseModel):
     legal_moves: list[str]
     result: dict[str, Any] | None
     last_move: dict[str, Any] | None
+    state: str = Field(description="this position, signed: send it back as ``state`` (with a "
+                                   "``move``) instead of the move list")
 
 
 class HintOut(BaseModel):
@@ -107,7 +114,21 @@ def get_analysis(match_id: str, session: SessionDep) -> dict[str, Any]:
     return AnalysisService(session).get(match_id)
 
 
-def _position(session: Any, body: BoardIn) -> tuple[board.Start, Any, list[str]]:
+def _position(request: Request, session: Any, body: BoardIn
+              ) -> tuple[board.Start, Any, board.Line]:
+    if body.state is not None:
+        given = [name for name in ("match", "players", "options", "seed") if getattr(body, name)
+                 is not None] + (["moves"] if body.moves else [])
+        if given:
+            raise Invalid(f"Give a signed state or a position, not both ({', '.join(given)}).",
+                          code="invalid_request")
+        settings = request.app.state.settings
+        opened = signed.open_token(signed.key_from(settings.secret_key), body.state,
+                                   settings.board_state_max_age, body.game)
+        line, state = opened.line, opened.state
+        if body.move is not None:
+            state = board.finish_line(board.play_on(state, line, body.move), line)
+        return opened.start, state, line
     if body.match is not None:
         start = board.match_start(session, body.match)
     else:
@@ -121,26 +142,29 @@ def _position(session: Any, body: BoardIn) -> tuple[board.Start, Any, list[str]]
 
 @router.post("/analysis/board", response_model=BoardOut,
              dependencies=[Depends(rate_limit("board"))])
-def board_position(body: BoardIn, session: SessionDep) -> dict[str, Any]:
-    """The analysis board: the position after ``moves`` (+ ``move``) with its legal moves.
-    Stateless; nothing is stored and no match changes."""
-    start, state, played = _position(session, body)
-    return board.position(start, state, played)
+def board_position(body: BoardIn, request: Request, session: SessionDep) -> dict[str, Any]:
+    """The analysis board: the position after ``moves`` (or the signed ``state``), + ``move``,
+    with its legal moves and its own signed state. Stateless; nothing is stored and no match
+    changes."""
+    start, state, played = _position(request, session, body)
+    key = signed.key_from(request.app.state.settings.secret_key)
+    return {**board.position(start, state, played),
+            "state": signed.sign(key, start, state, played)}
 
 
 @router.post("/analysis/hint", response_model=HintOut,
              dependencies=[Depends(rate_limit("hints"))])
 async def board_hint(body: BoardIn, request: Request) -> dict[str, Any]:
     """A good move in an analysis-board position (the medium bot's choice)."""
-    def load() -> tuple[str, dict[str, Any]]:
+    def load() -> tuple[str, dict[str, Any], int]:
         with request.app.state.session_factory() as session:
-            start, state, _ = _position(session, body)
+            start, state, line = _position(request, session, body)
         if state.is_over:
             raise Conflict("The game is over.", code="game_over")
-        return start.game, state.to_json()
+        return start.game, state.to_json(), len(line.moves)
 
-    game, snapshot = await run_in_threadpool(load)
-    move = await pool.run_in_pool(request.app, compute.hint, game, snapshot, len(body.moves))
+    game, snapshot, ply = await run_in_threadpool(load)
+    move = await pool.run_in_pool(request.app, compute.hint, game, snapshot, ply)
     return {"move": move}
 
 

@@ -49,7 +49,7 @@ def test_a_move_is_played_on_top_and_an_illegal_one_refused(shared_client: TestC
     start = client.post(BOARD, json={"game": "stairs"}).json()
     move = start["legal_moves"][0]
     after = client.post(BOARD, json={"game": "stairs", "moves": [], "move": move.upper()}).json()
-    assert after["moves"] == [move] and after["last_move"] == {"ply": 1, "move": move}
+    assert after["moves"] == [move] and after["last_move"] == {"ply": 1, "move": move, "seat": 0}
     wrong = client.post(BOARD, json={"game": "stairs", "moves": ["a1-a6"]})
     assert wrong.status_code == 422 and wrong.json()["code"] == "illegal_move"
     assert client.post(BOARD, json={"game": "nope"}).json()["code"] == "no_game"

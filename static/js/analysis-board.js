@@ -1,6 +1,7 @@
 // The analysis board page (/analysis/<game>): try moves freely from a start or from any position
 // of a game. Every position comes from the stateless POST /api/v1/analysis/board; the URL is the
 // shareable position (?moves=a,b,c&ply=n, plus players, seed, options or match).
+import { boardBody, stateRefused } from "./analysis-request.js";
 import { api } from "./api.js";
 import { errorText, loadRenderer, t } from "./kit/index.js";
 
@@ -33,11 +34,22 @@ function showError(box, error) {
   $(box).hidden = !error;
 }
 
+async function fetchPosition(moves, move) {
+  const base = move ? cache.get(JSON.stringify([moves, null])) : undefined;
+  const known = base ? await base.catch(() => undefined) : undefined;
+  const body = boardBody(start, moves, move, known);
+  try {
+    return await api("POST", "/api/v1/analysis/board", body);
+  } catch (error) {
+    if (!body.state || !stateRefused(error)) throw error;
+    return api("POST", "/api/v1/analysis/board", boardBody(start, moves, move, undefined));
+  }
+}
+
 async function positionAfter(moves, move) {
   const key = JSON.stringify([moves, move ?? null]);
   if (!cache.has(key)) {
-    const body = { ...start, moves, ...(move ? { move } : {}) };
-    cache.set(key, api("POST", "/api/v1/analysis/board", body).catch((error) => {
+    cache.set(key, fetchPosition(moves, move).catch((error) => {
       cache.delete(key);
       throw error;
     }));
@@ -51,7 +63,7 @@ function seats(players) {
 
 function draw(position) {
   shown = position;
-  board.update({ ...position, seats: seats(position.players) });
+  board.update({ ...position, seats: seats(position.players), analysis: true });
   $("status-line").textContent = position.status === "finished" ? t("Game over")
     : t("Player {n} to move", { n: position.to_move + 1 });
   $("line-position").textContent = t("Move {ply} of {total}", { ply: index, total: line.length });
@@ -120,7 +132,10 @@ async function hint() {
   const box = $("hint-line");
   box.textContent = t("Thinking…");
   try {
-    const { move } = await api("POST", "/api/v1/analysis/hint", { ...start, moves: line.slice(0, index) });
+    const here = shown?.ply === index ? shown : undefined;
+    const body = here?.state ? { ...(start.game ? { game: start.game } : {}), state: here.state }
+      : { ...start, moves: line.slice(0, index) };
+    const { move } = await api("POST", "/api/v1/analysis/hint", body);
     box.textContent = t("A good move: {move}", { move });
     const play = document.createElement("button");
     play.type = "button";

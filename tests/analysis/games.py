@@ -16,6 +16,18 @@ BLUNDER_GAME = [
 proves it: e5-f6 wins) and played f6-e5, after which dark has a forced win; dark missed it."""
 BLUNDER_PLY = 29
 
+STAIRS_60 = [
+    "f6-f5", "e6-d6", "a5-a6", "c6-b6", "e1-f1", "a2-a1", "c1-b1", "a4-b5", "a3-b2", "f3-f2",
+    "f4-e5", "e4-d5", "b4-c5", "b3-c4", "e3-d4", "d1-e2", "d2-c3", "c2-d3", "f5-e5", "b6-a6",
+    "f1-f2", "d3-e2", "b1-a1", "c4-b5", "c3-b2", "d3-c4", "c5-c4", "d6-d5", "b6-c5", "d5-c4",
+    "c5-d5", "e2-f2", "d6-c5", "a6-b5", "c5-d4", "c4-b5", "d4-e5", "pass", "b2-a1", "pass",
+    "c4-d5", "c4-d4", "c5-c4", "pass", "d5-e5", "d4-d5", "d4-c4", "pass", "d4-c3", "pass",
+    "b2-c3", "b1-b2", "c3-c4", "b2-c3", "c4-d5", "c3-c4", "d5-e5", "d5-c4", "pass", "c4-b5",
+]
+"""A finished Stairs game of exactly 60 plies (6 of them forced passes), for the issue's target
+"analysis of a 60-ply Stairs game in ≤ 20 s". Random play ends after 30–46 plies; this one came
+from a beam search keeping the positions with the most legal moves (width 200, seed 1)."""
+
 
 def stairs_game_with_passes(seed: int = 115) -> list[str]:
     """A long Stairs game: random moves, preferring those that leave the opponent only a pass

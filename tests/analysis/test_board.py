@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from games import registry
-from tests.analysis.games import BLUNDER_GAME, stairs_game_with_passes
+from tests.analysis.games import BLUNDER_GAME, STAIRS_60, stairs_game_with_passes
 from tests.analysis.helpers import play_game
 from tests.api.conftest import start_match
 from tests.conftest import make_guest
@@ -98,3 +98,9 @@ def test_forced_passes_replay_whether_the_list_names_them_or_not(shared_client: 
     for given in (moves, [m for m in moves if m != "pass"]):
         shown = shared_client.post(BOARD, json={"game": "stairs", "moves": given}).json()
         assert shown["moves"] == moves and shown["status"] == "finished"
+
+
+def test_the_benchs_60_ply_stairs_game_replays_to_its_end(shared_client: TestClient) -> None:
+    """bench/analysis.py times the issue's "60-ply Stairs game" on STAIRS_60: it must be one."""
+    shown = shared_client.post(BOARD, json={"game": "stairs", "moves": STAIRS_60}).json()
+    assert shown["ply"] == 60 and shown["status"] == "finished" and shown["moves"] == STAIRS_60

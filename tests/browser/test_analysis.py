@@ -70,3 +70,28 @@ def test_the_replay_shows_the_analysis_and_opens_the_board(analysing_server: str
     assert page.locator("#line-moves li").count() == BLUNDER_PLY
     assert "ply=" not in page.url and "moves=" in page.url
     assert page.js_errors == []  # type: ignore[attr-defined]
+
+
+def test_the_header_leads_to_the_board_which_plays_on_signed_states(analysing_server: str,
+                                                                  new_page) -> None:
+    """Anyone finds the board from the site header; each move after the first goes as the last
+    answer's signed state (not the whole line), and screen readers hear who moved and who is
+    next (not "#NaN ... Your turn")."""
+    page = new_page(width=375)
+    page.goto(f"{analysing_server}/lang/ja?next=/")
+    page.get_by_role("navigation").get_by_role("link", name="検討").click()
+    page.wait_for_url("**/analysis/**")
+    page.wait_for_selector("#line-position:not(:empty)")
+    bodies: list[str] = []
+    page.on("request", lambda r: bodies.append(r.post_data or "")
+            if r.url.endswith("/api/v1/analysis/board") else None)
+    for ply in (1, 2):
+        page.click("#hint-button")
+        page.wait_for_selector("#hint-line button", timeout=30_000)
+        page.click("#hint-line button")
+        page.wait_for_function(f"document.querySelectorAll('#line-moves li').length === {ply}")
+    assert bodies and all('"state":' in body and '"moves"' not in body for body in bodies)
+    page.wait_for_function("document.getElementById('board-announcer').textContent.length > 0")
+    said = page.inner_text("#board-announcer")
+    assert "プレイヤー2" in said and "プレイヤー1の番です" in said and "#" not in said
+    assert page.js_errors == []  # type: ignore[attr-defined]

@@ -85,6 +85,20 @@ test("a move is announced once, with who played it, in words, and whose turn it 
   assert.equal(moveAnnouncement(4, spectator, { describe: (move) => `«${move}»` }), "Bot (easy): «c3-d4».");
 });
 
+test("the analysis board names the mover and who moves next, never \"you\"", () => {
+  useCatalog({}, "en");
+  const seats = [{ seat: 0, user: { name: "Player 1" } }, { seat: 1, user: { name: "Player 2" } }];
+  const onBoard = payload({ analysis: true, seats, to_move: 1, your_seat: 1,
+                            last_move: { ply: 5, seat: 0, move: "a1-b2" } });
+  assert.equal(moveAnnouncement(4, onBoard, { seatLabel: colour }), "Player 1 (Light): a1 to b2. Player 2 to move.");
+  const again = payload({ analysis: true, seats, to_move: 0, your_seat: 0,
+                          last_move: { ply: 5, seat: 0, move: "c3-d4" } }); // the other seat passed
+  assert.equal(moveAnnouncement(4, again), "Player 1: c3 to d4. Player 1 to move.");
+  useCatalog({ "Player {n} to move": "プレイヤー{n}の番です" }, "ja");
+  assert.equal(moveAnnouncement(4, onBoard), "Player 1: a1 to b2。プレイヤー2の番です。");
+  useCatalog({}, "en");
+});
+
 test("moves are announced in Japanese on a Japanese page", () => {
   useCatalog({ "{from} to {to}": "{from}から{to}へ", "{name} ({colour}): {move}": "{name}（{colour}）：{move}",
     "Your turn": "あなたの番です" }, "ja");

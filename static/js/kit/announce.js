@@ -16,6 +16,7 @@ const WORDS = {
   saidPlain: N_("{name}: {move}"),
   you: N_("You"),
   yourTurn: N_("Your turn"),
+  toMove: N_("Player {n} to move"),
   over: N_("Game over"),
   pass: N_("Pass"),
 };
@@ -36,14 +37,18 @@ export function moveAnnouncement(seenPly, payload, { describe = movePhrase, seat
   if (seenPly === null || seenPly === undefined || !payload || payload.ply !== seenPly + 1) return null;
   const last = payload.last_move;
   if (!last || (last.ply !== undefined && last.ply !== payload.ply)) return null;
-  const name = last.seat === payload.your_seat && payload.your_seat !== null
+  // The analysis board (payload.analysis) seats the viewer at every turn: there nobody is "you".
+  const board = payload.analysis === true;
+  const name = !board && last.seat === payload.your_seat && payload.your_seat !== null
     ? t(WORDS.you) : playerName(payload, last.seat, `#${last.seat + 1}`);
   const colour = seatLabel ? seatLabel(payload, last.seat) : "";
   const move = describe(last.move, payload) || last.move;
   const said = colour ? t(WORDS.said, { name, colour, move }) : t(WORDS.saidPlain, { name, move });
   let after = "";
   if (payload.status === "finished") after = t(WORDS.over);
-  else if (isMyTurn(payload)) after = t(WORDS.yourTurn);
+  else if (board && payload.to_move !== null && payload.to_move !== undefined) {
+    after = t(WORDS.toMove, { n: payload.to_move + 1 });
+  } else if (isMyTurn(payload)) after = t(WORDS.yourTurn);
   const stop = lang() === "ja" ? "。" : ".";
   return sentences([said, after].filter(Boolean).map((text) => (/[.。!?！？]$/.test(text) ? text : text + stop)));
 }

@@ -16,6 +16,26 @@ BLUNDER_GAME = [
 proves it: e5-f6 wins) and played f6-e5, after which dark has a forced win; dark missed it."""
 BLUNDER_PLY = 29
 
+SIGHT_BLUNDER_GAME = [
+    "c3", "c5", "a2", "b5", "e1", "c5-d5", "c3-d3", "c2", "e4", "d2", "e1-d1", "c2-b2", "b1",
+    "b5-a5", "d1-c1", "e5", "b1-a1", "d5-d4", "a2-a3", "c5-b4", "c3-b3", "d4-e3", "a3-a4", "d2-e2",
+    "c4",
+]
+"""A Sight game (random play, seed 0) in which dark, at ply 22, had a won position (proven: a5-a4
+wins) and played d4-e3, after which light has a forced win, and took it."""
+SIGHT_BLUNDER_PLY = 22
+
+SCALAS_BLUNDER_GAME = [
+    "a4", "d2", "d5", "d4", "d3", "e1", "d3", "a1", "e3", "e4", "a3", "d5", "c4", "c5", "e2", "e4",
+    "b1", "b5", "e1", "b4", "c3", "b3", "d3", "b2", "c2", "d2", "c3", "b5", "c5", "b4", "c1", "b1",
+    "d5", "d4", "d3", "c4", "e4", "b5", "c5", "a5", "b2", "b4", "b3", "b2", "b3", "b4", "c1", "c1",
+    "a4", "b3",
+]
+"""A two-player Scalas game (random play, seed 12) in which the first player, at ply 48, had a won
+position (proven: a5 wins) and played c1, after which the second player has a forced win, and
+took it. Both throw-aways are proven by 100 iterations under any of 30 search seeds tried."""
+SCALAS_BLUNDER_PLY = 48
+
 STAIRS_60 = [
     "f6-f5", "e6-d6", "a5-a6", "c6-b6", "e1-f1", "a2-a1", "c1-b1", "a4-b5", "a3-b2", "f3-f2",
     "f4-e5", "e4-d5", "b4-c5", "b3-c4", "e3-d4", "d1-e2", "d2-c3", "c2-d3", "f5-e5", "b6-a6",

@@ -37,15 +37,16 @@ def post(client: TestClient, **body: Any) -> Any:
 
 
 @pytest.mark.parametrize(("game", "players"), [("stairs", 2), ("sight", 2), ("scalas", 2),
-                                               ("town", 2), ("town", 4)])
+                                               ("town", 2), ("town", 3), ("town", 4)])
 def test_a_signed_state_plays_on_like_the_move_list(shared_client: TestClient, game: str,
                                                     players: int) -> None:
-    """Random legal lines, one move a request from the last answer's token: each answer is the
-    one the full move list gives, and the engine's own state after those moves."""
+    """Random legal games to their end, one move a request from the last answer's token: each
+    answer is the one the full move list gives, and the engine's own state after those moves
+    (legal moves, view, result)."""
     rng = random.Random(f"signed-{game}-{players}")
     state, applied = registry.get(game).new_state(players, {}, 11), 0
     answer = post(shared_client, game=game, players=players, seed=11).json()
-    for _ in range(25):
+    for _ in range(400):
         if answer["status"] == "finished":
             break
         move = rng.choice(answer["legal_moves"])
@@ -62,6 +63,9 @@ def test_a_signed_state_plays_on_like_the_move_list(shared_client: TestClient, g
         assert answer["legal_moves"] == ([] if state.is_over else state.legal_moves())
         hidden = registry.get(game).hidden_information
         assert answer["view"] == state.view(state.to_move if hidden else None)
+        assert answer["to_move"] == (None if state.is_over else state.to_move)
+    assert state.is_over and answer["status"] == "finished"
+    assert state.result is not None and answer["result"] == state.result.to_json()
 
 
 def test_a_long_line_is_not_replayed_when_its_state_is_given(

@@ -60,6 +60,13 @@ const ERRORS = {
   csrf_failed: N_("Your session expired: please reload the page and retry."),
   unauthenticated: N_("Choose a name first."),
   server_busy: N_("The server is busy: try again in a moment."),
+  // the analysis board (issue 20)
+  match_in_progress: N_("This game hides cards: its positions can be studied once it is over."),
+  invalid_state: N_("This board position is no longer valid: open it again from its link."),
+  state_expired: N_("This board position is no longer valid: open it again from its link."),
+  state_wrong_game: N_("This board position is no longer valid: open it again from its link."),
+  invalid_record: N_("This game record cannot be read."),
+  too_many_moves: N_("Too many moves for the analysis board."),
 };
 
 /** A readable message for a typed error ({code, message}) in the page's language: the server's

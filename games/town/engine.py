@@ -22,6 +22,7 @@ from pydantic import Field, field_validator
 
 from games import playout
 from games.base import Game, GameOptions, IllegalMove, Result, State, move_key
+from games.town import hints
 from games.town.cards import (
     COLOURS,
     EVENT_IDS,
@@ -74,7 +75,6 @@ NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
 )
 CARD_IDS = frozenset(PATH_IDS) | frozenset(EVENT_IDS)
 SCORE_SUNSET, SCORE_INTEREST, SCORE_OTHER = 3, 2, 1
-WALK_LOOKAHEAD = 3  # choices a playout walker looks ahead (2 options each: at most 8 ends)
 
 
 def _check_deck(deck: list[str] | None, ids: tuple[str, ...], name: str) -> list[str] | None:
@@ -368,25 +368,24 @@ class TownState(State):
         return other
 
     def playout_move(self, moves: list[str], rng: random.Random) -> str:
-        """A walker looks ahead through its own walk (it is alone: no other seat acts until it
-        ends) and takes the choice with the best diary it can still reach, up to
-        ``WALK_LOOKAHEAD`` choices deep; ties are broken at random. Building stays uniformly
-        random: where a card helps whom shows only in the walks, which this look-ahead plays."""
-        if self._phase != "walk" or len(moves) == 1:
+        """Town's playout hint (``hints``). A walker takes the choice with the best diary it can
+        still reach (it is alone: no other seat acts until it ends, so it can walk every later
+        choice); a builder, mostly, the placement that does the most for its own walk so far.
+        Ties are broken at random."""
+        if len(moves) == 1 or self._phase == "over":
             return moves[rng.randrange(len(moves))]
         seat = self._turn
         assert seat is not None
-        scores = [self._choose(move)._walk_value(seat, WALK_LOOKAHEAD - 1) for move in moves]
+        if self._phase == "build":
+            chosen = playout.explore(moves, rng)
+            if chosen is not None:
+                return chosen
+            scores = hints.placement_scores(self._grid, self._version, seat,
+                                            self._start[seat], moves)
+        else:
+            scores = hints.choice_values(self._grid, self._version, seat, self._walks[seat],
+                                         self._diaries[seat], moves)
         return playout.best(moves, scores, rng)
-
-    def _walk_value(self, seat: int, depth: int) -> float:
-        """The best diary score ``seat`` can reach from here in its walk, looking ``depth`` more
-        choices ahead; a walk still going at the horizon counts one point more."""
-        if self._turn != seat or self._phase != "walk":
-            return score_of(self._diaries[seat], seat)
-        if depth == 0:
-            return score_of(self._diaries[seat], seat) + 1
-        return max(self._choose(move)._walk_value(seat, depth - 1) for move in self._pending or ())
 
     # -- phase 1: building ------------------------------------------------------------------
 

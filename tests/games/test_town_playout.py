@@ -1,12 +1,14 @@
-"""Town's playout hint: a walker looks ahead through its own walk, so playouts score walks the
-way a player would walk them (random walk choices undervalue every town)."""
+"""Town's playout hint (games/town/hints.py): a walker walks every later choice of its own walk
+and takes the best diary it can reach; a builder prefers the placement that does the most for its
+own walk so far (random walks and random building undervalue every town)."""
 
 from __future__ import annotations
 
 import random
 
 from games import registry
-from games.town.engine import TownState
+from games.town import hints
+from games.town.engine import TownState, score_of
 
 GAME = registry.get("town")
 
@@ -28,6 +30,39 @@ def walked(state: TownState, rng: random.Random, hint: bool) -> float:
     return sum(state.result.scores)
 
 
+def best_reachable(state: TownState, seat: int) -> int:
+    """The best diary ``seat`` can end its walk with, trying every choice through the engine."""
+    if state.is_over or state.to_move != seat or state.phase != "walk":
+        return score_of(state.view(None)["diaries"][seat], seat)
+    return max(best_reachable(state.play(move), seat) for move in state.legal_moves())
+
+
+def build_position(start: int, offer: list[str], grid: dict[str, str] | None = None,
+                   players: int = 2) -> TownState:
+    """A build position: seat 0 to move, its start card ``start``, ``grid`` the placed cards."""
+    data = GAME.new_state(players, seed=0).to_json()
+    cells: list[str | None] = [None] * 28
+    for slot, card in (grid or {}).items():
+        cells[(int(slot[1]) - 1) * 7 + "abcdefg".index(slot[0])] = card
+    starts = [n for n in range(1, 8) if n != start][:players]
+    starts[0] = start
+    data.update(grid=cells, offer=offer, path_deck=[], event_deck=[], start_cards=starts,
+                turn=0)
+    return GAME.from_json(data)
+
+
+def top_moves(state: TownState) -> set[str]:
+    moves = state.legal_moves()
+    scores = hints.placement_scores(state._grid, state.rules_version, 0, 4, moves)
+    return {move for move, score in zip(moves, scores, strict=True) if score == max(scores)}
+
+
+def score_map(state: TownState) -> dict[str, float]:
+    moves = state.legal_moves()
+    scores = hints.placement_scores(state._grid, state.rules_version, 0, 4, moves)
+    return dict(zip(moves, scores, strict=True))
+
+
 def test_hinted_walkers_score_more_than_random_ones() -> None:
     towns = [built_town(seed) for seed in range(40)]
     hinted = sum(walked(town, random.Random(i), hint=True) for i, town in enumerate(towns))
@@ -35,21 +70,46 @@ def test_hinted_walkers_score_more_than_random_ones() -> None:
     assert hinted > blind * 1.08, (hinted, blind)
 
 
-def test_every_walk_choice_of_the_hint_is_a_best_one() -> None:
-    """Every walk choice the hint makes is one whose best reachable diary is the best there is."""
-    for seed in range(6):
+def test_every_walk_choice_of_the_hint_reaches_the_best_diary() -> None:
+    """The hint's value of each choice is exactly the best diary the engine lets the walker end
+    with after it (every later choice tried), and the hint takes a best one."""
+    checked = 0
+    for seed in range(8):
         state = built_town(seed, players=2)
         rng = random.Random(seed)
         while not state.is_over:
             moves = state.legal_moves()
             seat = state.to_move
-            chosen = state.playout_move(moves, rng)
-            values = {m: state.play(m)._walk_value(seat, 2) for m in moves}
-            assert values[chosen] == max(values.values())
-            state = state.play(chosen)
+            if len(moves) > 1:
+                values = hints.choice_values(state._grid, state.rules_version, seat,
+                                             state._walks[seat], state._diaries[seat], moves)
+                assert values == [best_reachable(state.play(m), seat) for m in moves]
+                chosen = state.playout_move(moves, rng)
+                assert values[moves.index(chosen)] == max(values)
+                checked += 1
+            state = state.play(moves[rng.randrange(len(moves))])
+    assert checked > 10
 
 
-def test_building_playouts_stay_legal_and_uniform() -> None:
+def test_builder_puts_an_interest_event_where_its_walk_arrives() -> None:
+    """Red starts on seaside 4: its walk enters c1 (UL) or e1 (UR). The cafe (red's interest)
+    is worth most there; anywhere else it changes nothing for red's walk."""
+    state = build_position(4, ["P13", "E1"])
+    assert top_moves(state) == {"E1@c1", "E1@e1"}
+
+
+def test_builder_prefers_a_climb_its_walk_can_take() -> None:
+    """Red starts on seaside 4; its UL branch meets P14 on c1 (no icon for red) and waits at b1.
+    On e1, entered from the left, P2's bottom-left UR lifts the walker a row towards the
+    lighthouse; P7's UL sits on the bottom-right, which a walker from the left never uses."""
+    state = build_position(4, ["P2", "E2"], grid={"c1": "P14"})
+    scores = score_map(state)
+    assert scores["P2@e1"] > scores["P2@a1"] == scores["E2@a1"]
+    plain = score_map(build_position(4, ["P7", "E2"], grid={"c1": "P14"}))
+    assert scores["P2@e1"] > plain["P7@e1"] == plain["P7@a1"]
+
+
+def test_building_playouts_stay_legal_and_varied() -> None:
     state = GAME.new_state(2, seed=1)
     rng = random.Random(0)
     picks = {state.playout_move(state.legal_moves(), rng) for _ in range(200)}

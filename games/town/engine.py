@@ -73,6 +73,8 @@ NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
     )
     for i in range(SLOTS)
 )
+NEIGHBOUR_MASKS: tuple[int, ...] = tuple(sum(1 << j for j in near) for near in NEIGHBOURS)
+ROW1_MASK = (1 << WIDTH) - 1
 CARD_IDS = frozenset(PATH_IDS) | frozenset(EVENT_IDS)
 SCORE_SUNSET, SCORE_INTEREST, SCORE_OTHER = 3, 2, 1
 
@@ -212,8 +214,13 @@ class TownState(State):
     def _copy(self) -> TownState:
         """A shallow copy to build the next state from (all fields are immutable tuples)."""
         other = object.__new__(TownState)
-        for name in TownState.__slots__:
-            setattr(other, name, getattr(self, name))
+        # Field by field (a loop of getattr/setattr over __slots__ was a tenth of a playout).
+        other._diaries, other._event_deck, other._grid = self._diaries, self._event_deck, self._grid
+        other._last_move, other._lighthouse, other._n = self._last_move, self._lighthouse, self._n
+        other._offer, other._path_deck, other._pending = self._offer, self._path_deck, self._pending
+        other._phase, other._ply, other._start = self._phase, self._ply, self._start
+        other._turn, other._version, other._walk_end = self._turn, self._version, self._walk_end
+        other._walks = self._walks
         other._legal = None
         return other
 
@@ -394,15 +401,17 @@ class TownState(State):
         grid = self._grid
         stairs = [0] * HEIGHT
         empty = [0] * HEIGHT
+        empties = []
+        touching = ROW1_MASK  # slots next to row 0 or to a placed card (one bit a slot)
         for i, card in enumerate(grid):
             if card is None:
                 empty[i // WIDTH] += 1
-            elif IS_STAIRS[card]:
-                stairs[i // WIDTH] += 1
-        empties = [i for i in range(SLOTS) if grid[i] is None]
-        reachable = [
-            i for i in empties if i < WIDTH or any(grid[j] is not None for j in NEIGHBOURS[i])
-        ]
+                empties.append(i)
+            else:
+                touching |= NEIGHBOUR_MASKS[i]
+                if IS_STAIRS[card]:
+                    stairs[i // WIDTH] += 1
+        reachable = [i for i in empties if touching >> i & 1]
         # Rule 2: a stairs card needs a row short of 3 stairs; any other card must leave enough
         # empty slots in its row for the stairs the row still needs.
         stairs_rows = [stairs[r] < STAIRS_PER_ROW for r in range(HEIGHT)]

@@ -23,6 +23,7 @@ DIARY_LIMIT = 5
 RIGHT, LEFT = 1, -1
 ENTRY_SIDE = {RIGHT: "left", LEFT: "right"}
 CLIMBS = ("UR", "UL")
+SLOT_INDEX = {f"{'abcdefg'[i % WIDTH]}{i // WIDTH + 1}": i for i in range(WIDTH * HEIGHT)}
 MAX_BRANCHES = 12  # walks explored per frontier search: a town of choices is cut short, not slow
 OPEN_BONUS = 1.0  # an open walk may still collect: worth a diary card more than one that ended
 ROW_BONUS = 0.4  # each row climbed brings the lighthouse (3 points) closer
@@ -134,7 +135,7 @@ def placement_scores(grid: tuple[str | None, ...], version: int, seat: int, star
     cells = list(grid)
     for move in moves:
         card, _, where = move.partition("@")
-        slot = (int(where[1]) - 1) * WIDTH + "abcdefg".index(where[0])
+        slot = SLOT_INDEX[where]
         here = waiting.get(slot)
         if here is None:
             scores.append(unchanged)

@@ -231,6 +231,7 @@ def test_fallback_waives_adjacency_when_no_offer_card_has_a_slot(monkeypatch):
     # With the real tables rule 1 can never block both cards (see the report); simulate a town
     # where nothing is adjacent to anything, so only the seaside row would count.
     monkeypatch.setattr(engine, "NEIGHBOURS", tuple(() for _ in range(28)))
+    monkeypatch.setattr(engine, "NEIGHBOUR_MASKS", (0,) * 28)  # the same table as bits
     state = build_state({1: ROW_FULL_ROW1}, ["P1", "E2"], ["P3"], ["E5"])
     assert state.view(None)["fallback"] is True
     assert "P1@g4" in state.legal_moves() and "E2@a3" in state.legal_moves()
@@ -813,3 +814,14 @@ def test_every_walk_ends_within_the_bound_the_rules_give(seed):
         state = state.play(rng.choice(state.legal_moves()))
     for walk in state.view(None)["walks"]:
         assert 2 <= len(walk) <= 1 + 4 * 28 + 1
+
+
+def test_a_copy_keeps_every_field():
+    """``_copy`` names the fields one by one (for speed): a field added later must be copied."""
+    state = GAME.new_state(3, seed=2)
+    state.legal_moves()  # fills the cache, which a copy must drop
+    other = state._copy()
+    for name in engine.TownState.__slots__:
+        if name != "_legal":
+            assert getattr(other, name) is getattr(state, name), name
+    assert other._legal is None

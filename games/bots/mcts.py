@@ -48,17 +48,19 @@ def random_policy(state: State, moves: list[str], rng: random.Random) -> str:
 
 
 class Node:
-    """Statistics of one move in the tree, from the view of the seat that played it."""
+    """Statistics of one move in the tree: visits, and the reward summed per seat (so play can
+    read the mover's and analysis every seat's)."""
 
-    __slots__ = ("available", "children", "moves", "state", "total", "visits")
+    __slots__ = ("available", "children", "moves", "proven", "state", "totals", "visits")
 
-    def __init__(self, state: State | None = None) -> None:
+    def __init__(self, players: int, state: State | None = None) -> None:
         self.children: dict[str, Node] = {}
         self.visits = 0
-        self.total = 0.0  # summed reward of the seat that made the move leading here
+        self.totals = [0.0] * players  # summed reward of each seat over the visits
         self.available = 0  # iterations in which this move was legal at the parent
         self.state = state  # kept only when no determinization can change it
         self.moves: list[str] | None = None  # the legal moves of ``state``, when kept
+        self.proven: tuple[float, ...] | None = None  # exact rewards, when the solver knows them
 
 
 @dataclass(frozen=True)
@@ -108,7 +110,7 @@ def search(
         after = first.play(move)
         if after.is_over and after.result is not None and rewards(after.result, players)[seat] == 1:
             return SearchStats(move, 0, time.perf_counter() - start, {move: 0})
-    root = Node(state if perfect else None)
+    root = Node(players, state if perfect else None)
     iterations = 0
     while True:
         if max_iterations is not None and iterations >= max_iterations:
@@ -125,16 +127,19 @@ def search(
             ):
                 break
         world = first if iterations == 0 or perfect else state.determinize(seat, rng)
-        _iterate(root, world, perfect, players, rng, policy, exploration)
+        iterate(root, world, perfect, players, rng, policy, exploration)
         iterations += 1
 
     visits = {move: child.visits for move, child in root.children.items() if move in root_moves}
-    best = max(root_moves, key=lambda m: (visits.get(m, 0), _mean(root.children.get(m))))
+    best = max(root_moves, key=lambda m: (visits.get(m, 0), mean(root.children.get(m), seat)))
     return SearchStats(best, iterations, time.perf_counter() - start, visits)
 
 
-def _mean(node: Node | None) -> float:
-    return node.total / node.visits if node is not None and node.visits else 0.0
+def mean(node: Node | None, seat: int) -> float:
+    """``seat``'s average reward through ``node`` (its exact one when proven; 0 unvisited)."""
+    if node is None or not node.visits:
+        return 0.0
+    return node.proven[seat] if node.proven is not None else node.totals[seat] / node.visits
 
 
 def _decided(
@@ -157,7 +162,7 @@ def _decided(
     return counts[0] - counts[1] > remaining
 
 
-def _iterate(
+def iterate(
     root: Node,
     world: State,
     perfect: bool,
@@ -165,12 +170,30 @@ def _iterate(
     rng: random.Random,
     policy: PlayoutPolicy,
     exploration: float,
+    solve: bool = False,
 ) -> None:
-    """One selection–expansion–playout–backpropagation pass through ``world``."""
+    """One selection–expansion–playout–backpropagation pass through ``world`` — the one search
+    loop of play (``search``) and analysis (``games.bots.analysis``).
+
+    ``solve`` (perfect information only: nodes keep their states) adds MCTS-Solver proofs: a
+    finished position is proven, a proven node is scored by its exact rewards without a playout,
+    and proofs are carried up the path (``_prove``). Without it a finished position expanded is
+    scored like any playout's end.
+    """
     node = root
     state = world
-    path: list[tuple[Node, int]] = []  # (child node, seat that chose its move)
-    while not state.is_over:
+    path: list[Node] = []
+    reward: tuple[float, ...] | None = None
+    while True:
+        if node.proven is not None:
+            reward = node.proven
+            break
+        if state.is_over:
+            assert state.result is not None
+            reward = rewards(state.result, players)
+            if solve:
+                node.proven = reward
+            break
         mover = state.to_move
         assert mover is not None
         if perfect:
@@ -181,38 +204,70 @@ def _iterate(
             moves = state.legal_moves()
         children = node.children
         untried = [m for m in moves if m not in children]
+        for m in moves:
+            if m in children:
+                children[m].available += 1
         if untried:
             move = untried[rng.randrange(len(untried))]
-            for m in moves:
-                if m in children:
-                    children[m].available += 1
             state = state.play(move)
-            child = Node(state if perfect else None)
+            child = Node(players, state if perfect else None)
             child.available = 1
             children[move] = child
-            path.append((child, mover))
+            path.append(child)
+            node = child
+            if solve and state.is_over:
+                continue  # proven at the top of the loop
             break
         best_child: Node | None = None
         best_score = -math.inf
         for m in moves:
             child = children[m]
-            child.available += 1
-            score = child.total / child.visits + exploration * math.sqrt(
-                math.log(child.available) / child.visits
-            )
+            if child.proven is not None:
+                score = child.proven[mover]
+            else:
+                score = child.totals[mover] / child.visits + exploration * math.sqrt(
+                    math.log(child.available) / child.visits
+                )
             if score > best_score:
                 best_score, best_child, move = score, child, m
         assert best_child is not None
         node = best_child
         state = node.state if perfect and node.state is not None else state.play(move)
-        path.append((node, mover))
+        path.append(node)
 
-    while not state.is_over:
-        state = state.play(policy(state, state.legal_moves(), rng))
-    result = state.result
-    assert result is not None
-    reward = rewards(result, players)
-    root.visits += 1
-    for child, mover in path:
-        child.visits += 1
-        child.total += reward[mover]
+    if reward is None:
+        while not state.is_over:
+            state = state.play(policy(state, state.legal_moves(), rng))
+        assert state.result is not None
+        reward = rewards(state.result, players)
+    seats = range(players)
+    for visited in (root, *path):
+        visited.visits += 1
+        totals = visited.totals
+        for seat in seats:
+            totals[seat] += reward[seat]
+    if solve:
+        _prove(root, path)
+
+
+def _prove(root: Node, path: list[Node]) -> None:
+    """Carry proofs up the path just walked (perfect information: a node keeps its state). A node
+    is proven when its mover has a proven child giving it the best reward there is, or when every
+    child is proven (the mover then takes the best of them)."""
+    for node in reversed([root, *path]):
+        if node.proven is not None:
+            continue
+        state = node.state
+        if state is None or node.moves is None:
+            return
+        mover = state.to_move
+        assert mover is not None
+        children = [node.children.get(m) for m in node.moves]
+        known = [c.proven for c in children if c is not None and c.proven is not None]
+        winning = [value for value in known if value[mover] >= 1.0]
+        if winning:
+            node.proven = winning[0]
+        elif len(known) == len(node.moves):
+            node.proven = max(known, key=lambda value: value[mover])
+        else:
+            return

@@ -12,7 +12,8 @@ move, so a run is reproducible on a loaded machine (a seeded search with an iter
 chooses the same move every time); ``--hard-seconds`` only shortens the clock. ``--baseline LEVEL``
 adds LEVEL (``hard-plain``: hard's budget with uniformly random playouts, i.e. without the games'
 playout hints) as a second challenger against the same opponents, so every figure sits beside its
-baseline measured in the same run.
+baseline measured in the same run. ``cpu s/move`` is the CPU time the first level spent on each
+move it chose among two or more (CPU, not wall: on a loaded machine wall time says little).
 """
 
 from __future__ import annotations
@@ -42,32 +43,43 @@ PAIRINGS = [("hard", "random"), ("hard", "easy")]
 
 def play_game(
     game_id: str, players: int, options: dict, seats: tuple[Level, ...], seed: int
-) -> tuple[tuple[float, ...], float, int]:
-    """One game, ``seats[i]`` playing seat i: (score per seat, seconds, plies)."""
+) -> tuple[tuple[float, ...], float, int, list[float], list[int]]:
+    """One game, ``seats[i]`` playing seat i: (score per seat, seconds, plies, CPU seconds each
+    seat spent choosing, moves each seat chose among two or more)."""
     game = registry.get(game_id)
     state = game.new_state(players=players, options=options, seed=seed)
     start = time.perf_counter()
     plies = 0
+    thought = [0.0] * players
+    chosen = [0] * players
     while not state.is_over:
         seat = state.to_move
         assert seat is not None
-        state = state.play(choose_move(state, seat, seats[seat], seed * 1000 + plies))
+        clock = time.process_time()
+        move = choose_move(state, seat, seats[seat], seed * 1000 + plies)
+        if len(state.legal_moves()) > 1:
+            thought[seat] += time.process_time() - clock
+            chosen[seat] += 1
+        state = state.play(move)
         plies += 1
     result = state.result
     assert result is not None
     winners = result.winners or tuple(range(players))  # a draw shares the win
     scores = tuple(1 / len(winners) if seat in winners else 0.0 for seat in range(players))
-    return scores, time.perf_counter() - start, plies
+    return scores, time.perf_counter() - start, plies, thought, chosen
 
 
-def run_match(args: tuple[str, int, dict, Level, Level, int]) -> tuple[float, float, int]:
+def run_match(args: tuple[str, int, dict, Level, Level, int]) -> tuple[float, float, int, float,
+                                                                        int]:
     """Game ``index`` of a pairing: the first level sits at seat ``index % players``, the second
-    level everywhere else: (first level's score, seconds, plies)."""
+    level everywhere else: (first level's score, seconds, plies, CPU seconds the first level
+    thought, its moves with a choice)."""
     game_id, players, options, first, second, index = args
     mine = index % players
     seats = tuple(first if seat == mine else second for seat in range(players))
-    scores, seconds, plies = play_game(game_id, players, options, seats, seed=index)
-    return scores[mine], seconds, plies
+    scores, seconds, plies, thought, chosen = play_game(game_id, players, options, seats,
+                                                        seed=index)
+    return scores[mine], seconds, plies, thought[mine], chosen[mine]
 
 
 def levels_for(args: argparse.Namespace) -> dict[str, Level]:
@@ -106,7 +118,7 @@ def main() -> None:
               else f"{hard.seconds} s / {hard.max_iterations} iterations")
     print(f"hard = {budget} a move; {args.games} games a pairing")
     print(f"{'setup':<12} {'pairing':<20} {'win rate':>9} {'score':>11} {'s/game':>7} "
-          f"{'plies':>6}")
+          f"{'plies':>6} {'cpu s/move':>10}")
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for key in args.game or list(SETUPS):
             label, game_id, players, options = SETUPS[key]
@@ -114,12 +126,14 @@ def main() -> None:
                 jobs = [(game_id, players, options, levels[first], levels[second], i)
                         for i in range(args.games)]
                 outcomes = list(pool.map(run_match, jobs))
-                won = sum(score for score, _, _ in outcomes)
-                seconds = sum(s for _, s, _ in outcomes) / len(outcomes)
-                plies = sum(p for _, _, p in outcomes) / len(outcomes)
+                won = sum(o[0] for o in outcomes)
+                seconds = sum(o[1] for o in outcomes) / len(outcomes)
+                plies = sum(o[2] for o in outcomes) / len(outcomes)
+                per_move = sum(o[3] for o in outcomes) / max(1, sum(o[4] for o in outcomes))
                 print(
                     f"{label:<12} {first + ' v ' + second:<20} {won / len(outcomes):>8.1%} "
-                    f"{won:>5.1f}/{len(outcomes):<5d} {seconds:>7.1f} {plies:>6.1f}",
+                    f"{won:>5.1f}/{len(outcomes):<5d} {seconds:>7.1f} {plies:>6.1f} "
+                    f"{per_move:>10.2f}",
                     flush=True,
                 )
 

@@ -133,7 +133,7 @@ def main() -> None:
                 print(
                     f"{label:<12} {first + ' v ' + second:<20} {won / len(outcomes):>8.1%} "
                     f"{won:>5.1f}/{len(outcomes):<5d} {seconds:>7.1f} {plies:>6.1f} "
-                    f"{per_move:>10.2f}",
+                    f"{per_move:>10.3f}",
                     flush=True,
                 )
 

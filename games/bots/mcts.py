@@ -91,6 +91,8 @@ def search(
     may be given (the earlier wins). With neither nor ``max_iterations`` the search runs 1000
     iterations. ``early_stop`` ends the search once no other move can overtake the most visited one
     within the remaining budget. Seeded ``rng`` + an iteration budget = a reproducible choice.
+    In perfect information the solver runs too (``iterate(solve=True)``): a move proven to win is
+    played, one proven to lose avoided, and the search ends when the root is proven.
     """
     start = time.perf_counter()
     if time_limit is not None:
@@ -112,7 +114,7 @@ def search(
             return SearchStats(move, 0, time.perf_counter() - start, {move: 0})
     root = Node(players, state if perfect else None)
     iterations = 0
-    while True:
+    while root.proven is None:  # (perfect information: the solver may settle the root)
         if max_iterations is not None and iterations >= max_iterations:
             break
         if deadline is not None or (early_stop and iterations % CHECK_EVERY == 0):
@@ -127,12 +129,22 @@ def search(
             ):
                 break
         world = first if iterations == 0 or perfect else state.determinize(seat, rng)
-        iterate(root, world, perfect, players, rng, policy, exploration)
+        iterate(root, world, perfect, players, rng, policy, exploration, solve=perfect)
         iterations += 1
 
     visits = {move: child.visits for move, child in root.children.items() if move in root_moves}
-    best = max(root_moves, key=lambda m: (visits.get(m, 0), mean(root.children.get(m), seat)))
+    best = max(root_moves, key=lambda m: (_tier(root.children.get(m), seat), visits.get(m, 0),
+                                          mean(root.children.get(m), seat)))
     return SearchStats(best, iterations, time.perf_counter() - start, visits)
+
+
+def _tier(node: Node | None, seat: int) -> int:
+    """A proven first place beats any count of visits, a proven last place loses to any: 2, 1
+    (unproven, or proven in between), 0."""
+    if node is None or node.proven is None:
+        return 1
+    value = node.proven[seat]
+    return 2 if value >= 1.0 else 0 if value <= 0.0 else 1
 
 
 def mean(node: Node | None, seat: int) -> float:

@@ -158,3 +158,20 @@ def test_searching_out_of_turn_is_refused():
     state = registry.get("sight").new_state()
     with pytest.raises(ValueError):
         choose_move(state, 1, "easy", 0)
+
+
+def test_the_search_stops_once_it_proves_a_win_and_plays_it():
+    """Perfect information: the solver proves the won Stairs position of the analysis tests long
+    before the budget runs out, and the move it plays keeps the win proven."""
+    from games.bots.analysis import evaluate
+    from tests.analysis.games import BLUNDER_GAME, BLUNDER_PLY
+
+    state = registry.get("stairs").new_state(2, {}, 0)
+    for move in BLUNDER_GAME[: BLUNDER_PLY - 1]:
+        state = state.play(move)
+    seat = state.to_move
+    found = search(state, seat, random.Random(3), max_iterations=20_000, policy=policy_for(state),
+                   early_stop=False)  # only the proof may end it early
+    assert found.iterations < 20_000
+    after = evaluate(state.play(found.move), random.Random(1), 2_000)
+    assert after.proven and after.values[seat] == 1.0

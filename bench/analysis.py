@@ -139,7 +139,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         server.wait_ready()
         api = Api(server.base, 120)
         stairs = STAIRS_60
-        games: dict[str, tuple[list[str], int]] = {"stairs": (stairs, 1), "town": ([], 3)}
+        known: dict[str, tuple[list[str], int]] = {"stairs": (stairs, 1), "town": ([], 3)}
+        games = {game: known[game] for game in args.games.split(",")}
         alone: dict[str, Any] = {"load_before": load_average()}
         for game, (moves, game_seed) in games.items():
             match_id = await play_finished(api, game, moves, game_seed)
@@ -174,6 +175,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--spectators", type=int, default=2, help="fan-out: spectators per match")
     parser.add_argument("--rate", type=float, default=1.0, help="fan-out: moves/s per match")
     parser.add_argument("--duration", type=float, default=30.0, help="fan-out: seconds per row")
+    parser.add_argument("--games", default="stairs,town",
+                        help="which analyses, in this order (the first one starts the pool)")
     parser.add_argument("--alone", action="store_true",
                         help="only the two analyses, no fan-out (bench/load.py measures that)")
     args = parser.parse_args(argv)

@@ -26,7 +26,7 @@ from app.jobs.runner import BackgroundJobs
 from app.realtime.bus import InProcessBus
 from app.realtime.live_socket import router as live_socket_router
 from app.realtime.lobby_socket import router as lobby_socket_router
-from app.realtime.match_socket import router as socket_router
+from app.realtime.match_socket import MatchSockets
 from app.realtime.presence import Presence, SharedPresence
 from app.realtime.redis_bus import RedisBus
 from app.settings import PROJECT_ROOT, Settings
@@ -107,16 +107,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             i18n.current_language.reset(token)
 
-    app.add_middleware(SessionMiddleware, secret_key=settings.secret_key,
-                       session_cookie="stepwell_session", max_age=SESSION_MAX_AGE,
-                       same_site="lax", https_only=settings.secure_cookies)
+    sessions = {"secret_key": settings.secret_key, "session_cookie": "stepwell_session",
+                "max_age": SESSION_MAX_AGE, "same_site": "lax", "https_only": settings.secure_cookies}
+    app.add_middleware(SessionMiddleware, **sessions)
     install_error_handlers(app, render_page_error)
     install_offline_docs(app)
     app.include_router(api_router)
     app.include_router(lobby_router)
     app.include_router(people_router)
     app.include_router(tournament_router)  # issue 21
-    app.include_router(socket_router)
     app.include_router(lobby_socket_router)
     app.include_router(live_socket_router)
     app.include_router(page_router)
@@ -124,5 +123,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(tournament_page_router)  # issue 21
     app.include_router(analysis_page_router)  # issue 20
     app.add_middleware(AdmissionLimit, limit=settings.max_pending_requests)
+    # Outermost: match sockets skip the stack, which would live as long as each socket (issue 12).
+    app.add_middleware(MatchSockets, sessions=SessionMiddleware(app, **sessions))
     app.mount("/static", StaticFiles(directory=str(PROJECT_ROOT / "static")), name="static")
     return app

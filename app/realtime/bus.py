@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections import defaultdict
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
@@ -27,11 +26,35 @@ def new_inbox() -> Inbox:
     return asyncio.Queue(QUEUE_SIZE)
 
 
-def deliver(queue: Inbox, message: dict[str, Any]) -> None:
+class Receiver:
+    """A subscriber that takes each message as it is published, on the loop, instead of reading
+    it from a queue: an idle match socket then holds no queue and no task of its own, only its
+    place in the channel's set (issue 12: 10,000 idle sockets). ``push`` must not block."""
+
+    __slots__ = ()
+
+    def push(self, message: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+
+Sink = Inbox | Receiver
+"""What a channel delivers to: a queue read by its own task, or a :class:`Receiver`."""
+
+
+def deliver(sink: Sink, message: dict[str, Any]) -> None:
     """Into a subscriber's inbox; a slow reader only needs the newest state: drop the oldest."""
-    if queue.full():
-        queue.get_nowait()
-    queue.put_nowait(message)
+    if isinstance(sink, Receiver):
+        sink.push(message)
+        return
+    if sink.full():
+        sink.get_nowait()
+    sink.put_nowait(message)
+
+
+async def read(queue: Inbox) -> AsyncIterator[dict[str, Any]]:
+    """A queue's messages, as ``subscribe`` yields them."""
+    while True:
+        yield await queue.get()
 
 
 class EventBus(Protocol):
@@ -39,6 +62,14 @@ class EventBus(Protocol):
 
     def subscribe(self, channel: str, queue: Inbox | None = None
                   ) -> contextlib.AbstractAsyncContextManager[AsyncIterator[dict[str, Any]]]: ...
+
+    async def join(self, channel: str, sink: Sink) -> None:
+        """Deliver ``channel``'s messages to ``sink`` from now on (until :meth:`leave`): the
+        plain form of ``subscribe`` for connections that hold several channels for their whole
+        life, without a context manager (and its generator frame) per channel."""
+
+    async def leave(self, channel: str, sink: Sink) -> None:
+        """Stop delivering to ``sink``; a channel's last local subscriber frees its entry."""
 
     def bind_loop(self, loop: asyncio.AbstractEventLoop) -> None: ...
 
@@ -49,7 +80,7 @@ class InProcessBus:
     """Fan-out to asyncio queues on the loop that created the subscriptions."""
 
     def __init__(self) -> None:
-        self._queues: dict[str, set[Inbox]] = defaultdict(set)
+        self._queues: dict[str, set[Sink]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def publish(self, channel: str, message: dict[str, Any]) -> None:
@@ -74,19 +105,22 @@ class InProcessBus:
                         ) -> AsyncIterator[AsyncIterator[dict[str, Any]]]:
         """Messages published on ``channel`` from now on, into ``queue`` (a new one unless
         given) and read through the iterator yielded here."""
-        self._loop = asyncio.get_running_loop()
         queue = queue if queue is not None else new_inbox()
-        self._queues[channel].add(queue)
-
-        async def messages() -> AsyncIterator[dict[str, Any]]:
-            while True:
-                yield await queue.get()
-
+        await self.join(channel, queue)
         try:
-            yield messages()
+            yield read(queue)
         finally:
-            self._queues[channel].discard(queue)
-            if not self._queues[channel]:
+            await self.leave(channel, queue)
+
+    async def join(self, channel: str, sink: Sink) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._queues.setdefault(channel, set()).add(sink)
+
+    async def leave(self, channel: str, sink: Sink) -> None:
+        sinks = self._queues.get(channel)
+        if sinks is not None:
+            sinks.discard(sink)
+            if not sinks:
                 del self._queues[channel]
 
     def bind_loop(self, loop: asyncio.AbstractEventLoop) -> None:

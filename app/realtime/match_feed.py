@@ -7,20 +7,20 @@
   its secrets (issue 15), and a seat's view is built from the record its process received.
 - The chat rooms the viewer may read.
 
-Everything lands in one queue read by one task (issue 12: memory per socket). The match socket
+Everything lands in one inbox (issue 12: memory per socket): a queue read by one task (the NDJSON
+stream), or the match socket's receiver, which holds no queue or task while idle. The match socket
 and the NDJSON match stream both follow a match through this class.
 """
 
 from __future__ import annotations
 
-import contextlib
-from collections import OrderedDict
+import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app.match.payloads import Known, MatchChange
 from app.match.records import MatchRecord
-from app.realtime.bus import EventBus, match_channel, new_inbox, seats_channel
+from app.realtime.bus import EventBus, Receiver, Sink, match_channel, new_inbox, seats_channel
 from app.realtime.chat_feed import subscribed_rooms
 from app.services.chat import chat_channel
 
@@ -28,19 +28,22 @@ from app.services.chat import chat_channel
 class SharedMatches:
     """One object per (form, match, version) in a process: every connection to a match holds the
     same record or change, decoded once, instead of a copy each (issue 12: memory and CPU per
-    socket). Keeps the newest ``KEEP`` entries; lives on the event loop."""
-
-    KEEP = 4096
+    socket). Held weakly: an entry lives while a connection shows it, and goes with the last one
+    (memory is given back when sockets close). Lives on the event loop."""
 
     def __init__(self) -> None:
-        self._known: OrderedDict[tuple[str, str, int], Known] = OrderedDict()
+        self._known: weakref.WeakValueDictionary[tuple[str, str, int], Known] = \
+            weakref.WeakValueDictionary()
+
+    def __len__(self) -> int:
+        """Entries held (for tests: zero once no connection shows a match)."""
+        return len(self._known)
 
     def _share(self, key: tuple[str, str, int], build: Callable[[], Known]) -> Known:
         found = self._known.get(key)
         if found is None:
-            found = self._known[key] = build()
-            if len(self._known) > self.KEEP:
-                self._known.popitem(last=False)
+            found = build()
+            self._known[key] = found
         return found
 
     def record(self, record: MatchRecord) -> MatchRecord:
@@ -68,55 +71,71 @@ def shared_matches(state: Any) -> SharedMatches:
 
 
 class MatchFeed:
+    """The subscriptions themselves are plain ``join``/``leave`` calls on the bus, remembered in
+    a list: no exit stack, generator or queue of their own (issue 12: an idle socket's memory).
+    ``inbox`` is a queue read with :meth:`next` (the NDJSON stream) or a :class:`Receiver` that
+    takes each message as it is published (the match socket)."""
+
+    __slots__ = ("_channels", "bus", "holds_seats", "inbox", "match_id", "shared", "viewer_id")
+
     def __init__(self, bus: EventBus, match_id: str, viewer_id: int | None,
-                 shared: SharedMatches) -> None:
+                 shared: SharedMatches, inbox: Sink | None = None) -> None:
         self.bus = bus
         self.shared = shared
         self.match_id = match_id
         self.viewer_id = viewer_id
-        self.inbox = new_inbox()
+        self.inbox: Sink = inbox if inbox is not None else new_inbox()
         self.holds_seats = False
-        self._stack = contextlib.AsyncExitStack()
-        self._seats = contextlib.AsyncExitStack()
+        self._channels: list[str] = []
 
     async def __aenter__(self) -> MatchFeed:
-        """Subscribe before the caller loads the match, so no change falls between the two. A
-        signed-in viewer's connection starts on the seats' channel too, in case they sit."""
-        await self._stack.__aenter__()
-        try:
-            await self._follow(self._stack, match_channel(self.match_id))
-            if self.viewer_id is not None:
-                await self._follow(self._seats, seats_channel(self.match_id))
-                self.holds_seats = True
-        except BaseException:
-            await self.aclose()
-            raise
+        await self.open()
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
 
-    async def aclose(self) -> None:
-        await self._seats.aclose()
-        await self._stack.aclose()
+    async def open(self) -> None:
+        """Subscribe before the caller loads the match, so no change falls between the two. A
+        signed-in viewer's connection starts on the seats' channel too, in case they sit."""
+        try:
+            await self._follow(match_channel(self.match_id))
+            if self.viewer_id is not None:
+                await self._follow(seats_channel(self.match_id))
+                self.holds_seats = True
+        except BaseException:
+            await self.aclose()
+            raise
 
-    async def _follow(self, stack: contextlib.AsyncExitStack, channel: str) -> None:
-        await stack.enter_async_context(self.bus.subscribe(channel, self.inbox))
+    async def aclose(self) -> None:
+        """Leave every channel (idempotent): the bus forgets this connection."""
+        channels, self._channels = self._channels, []
+        for channel in reversed(channels):
+            await self.bus.leave(channel, self.inbox)
+
+    async def _follow(self, channel: str) -> None:
+        self._channels.append(channel)  # first: a cancelled join is still left by aclose
+        await self.bus.join(channel, self.inbox)
 
     async def settle(self, known: Known) -> None:
         """After the first load: follow the chat rooms this viewer reads; leave the seats'
         channel if they neither hold a seat nor can take one."""
         for room in subscribed_rooms(known, self.viewer_id):
-            await self._follow(self._stack, chat_channel(self.match_id, room))
+            await self._follow(chat_channel(self.match_id, room))
         await self._review(known)
 
     async def _review(self, known: Known) -> None:
         if self.holds_seats and known.seat_of(self.viewer_id) is None \
                 and known.status != "waiting":
-            await self._seats.aclose()
             self.holds_seats = False
+            channel = seats_channel(self.match_id)
+            if channel in self._channels:
+                self._channels.remove(channel)
+                await self.bus.leave(channel, self.inbox)
 
     async def next(self) -> dict[str, Any]:
+        """The next message of a queue inbox (a :class:`Receiver` is handed them instead)."""
+        assert not isinstance(self.inbox, Receiver)
         return await self.inbox.get()
 
     async def newer(self, message: dict[str, Any], latest: Known,

@@ -11,16 +11,33 @@ the new state for its own seat (built once per version and seat for all sockets,
 - ``{"type": "ping"}`` to keep the connection alive.
 Browsers authenticate with their session cookie (the page's own origin only, see
 ``origin_allowed``), other clients with ``?token=`` or a bearer header.
+
+Served by :class:`MatchSockets`, a pure ASGI middleware in front of the app's stack, rather than
+a FastAPI route: the route's dependency machinery and every middleware frame would live as long
+as the socket (issue 12: 10,000 idle sockets, about 17 KiB each for those alone). An idle socket
+holds its handler coroutine (waiting for the client), one :class:`SocketFeed` in its channels'
+sets and its presence entry; a task forwards events only while some are pending.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import json
+import logging
+import re
+from base64 import b64decode
+from collections import deque
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, WebSocket
+from itsdangerous.exc import BadSignature
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from app import ratelimit
 from app.auth import bearer_token, resolve_viewer_async
@@ -28,15 +45,16 @@ from app.db.one_hop import is_busy_error
 from app.match.payloads import Known, SeatMessages
 from app.match.records import MatchRecord
 from app.match.service import MatchService
-from app.realtime.bus import publish_match
+from app.realtime.bus import QUEUE_SIZE, Receiver, publish_match
 from app.realtime.chat_feed import visible_line
-from app.realtime.connection import run_jobs
+from app.realtime.connection import EXPECTED_ENDINGS
 from app.realtime.match_feed import MatchFeed, shared_matches
 from app.services.errors import NotFound, ServerBusy, ServiceError, Unauthenticated
 from app.services.identity import Identity
 from app.web import i18n
 
-router = APIRouter()
+log = logging.getLogger(__name__)
+PATH = re.compile(r"/api/v1/matches/([^/]+)/ws")
 
 CLOSE_NOT_FOUND = 4404
 CLOSE_BAD_TOKEN = 4401
@@ -118,8 +136,7 @@ def change_events(previous: Known, current: Known, state: dict[str, Any]
     return events
 
 
-def seat_messages(websocket: WebSocket) -> SeatMessages:
-    state = websocket.app.state
+def seat_messages(state: Any) -> SeatMessages:
     if not hasattr(state, "seat_messages"):
         state.seat_messages = SeatMessages()
     return state.seat_messages
@@ -131,7 +148,139 @@ async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int
     await websocket.close(close_code)
 
 
-@router.websocket("/api/v1/matches/{match_id}/ws")
+class SocketFeed(Receiver):
+    """One match socket's side of its channels: the bus hands it each message (``push``); a
+    task forwards what is pending, in order, and ends when nothing is left. Messages pushed
+    before :meth:`start` (between subscribing and the first state) wait for it."""
+
+    __slots__ = (
+        "_pending",
+        "_started",
+        "_task",
+        "feed",
+        "latest",
+        "load",
+        "messages",
+        "seat",
+        "websocket",
+    )
+
+    def __init__(self, websocket: WebSocket, messages: SeatMessages,
+                 load: Callable[[], Awaitable[MatchRecord]]) -> None:
+        self.websocket = websocket
+        self.messages = messages
+        self.load = load
+        self.feed: MatchFeed | None = None
+        self.latest: Known | None = None
+        self.seat: int | None = None
+        self._pending: deque[dict[str, Any]] | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._started = False
+
+    def push(self, message: dict[str, Any]) -> None:
+        pending = self._pending
+        if pending is None:
+            pending = self._pending = deque()
+        elif len(pending) >= QUEUE_SIZE:  # a slow reader only needs the newest state
+            pending.popleft()
+        pending.append(message)
+        if self._started and self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._drain())
+
+    def start(self, first: Known) -> None:
+        """The first state is sent: forward what came meanwhile and everything after."""
+        self.latest, self._started = first, True
+        if self._pending and self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._drain())
+
+    async def stop(self) -> None:
+        self._started = False
+        self._pending = None
+        task, self._task = self._task, None
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+
+    async def _drain(self) -> None:
+        try:
+            while self._pending:
+                await self._forward(self._pending.popleft())
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # the socket is gone or broken: end it, the handler cleans up
+            if not isinstance(error, EXPECTED_ENDINGS):
+                log.exception("forwarding to a match socket failed")
+            self._started = False
+            with contextlib.suppress(Exception):
+                await self.websocket.close()
+        finally:
+            if self._task is asyncio.current_task():
+                self._task = None
+            if not self._pending:
+                self._pending = None
+
+    async def _forward(self, message: dict[str, Any]) -> None:
+        websocket, latest, feed = self.websocket, self.latest, self.feed
+        assert latest is not None and feed is not None
+        kind = message.get("type")
+        if kind == "chatLine":  # issue 17: only the rooms this viewer may read now
+            line = visible_line(message, latest, feed.viewer_id)
+            if line is not None:
+                await websocket.send_json(line)
+            return
+        if kind not in ("record", "change"):
+            await websocket.send_json(message)  # presence (batched), clock ticks, …
+            return
+        incoming = await feed.newer(message, latest, self.load)
+        if incoming is None:
+            return
+        self.latest = incoming
+        self.seat = incoming.seat_of(feed.viewer_id)  # a seat may have been taken meanwhile
+        text, state = self.messages.get(incoming, self.seat)
+        await websocket.send_text(text)
+        for event in change_events(latest, incoming, state):
+            await websocket.send_json(event)
+
+
+class MatchSockets:
+    """Pure ASGI middleware, outermost: ``/api/v1/matches/{id}/ws`` is served here, everything
+    else goes on to the app. ``sessions`` is the app's own session middleware, whose cookie
+    settings this reads (a browser socket signs in with the session cookie)."""
+
+    def __init__(self, app: ASGIApp, sessions: SessionMiddleware) -> None:
+        self.app = app
+        self.sessions = sessions
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            path = scope["path"]
+            root = scope.get("root_path", "")
+            if root and path.startswith(root):
+                path = path[len(root):]
+            found = PATH.fullmatch(path)
+            if found is not None:
+                scope["session"] = self._session(scope)
+                scope["path_params"] = {"match_id": found[1]}
+                await match_socket(WebSocket(scope, receive, send), found[1])
+                return
+        await self.app(scope, receive, send)
+
+    def _session(self, scope: Scope) -> dict[str, Any]:
+        """The signed session cookie's content, as SessionMiddleware reads it."""
+        sessions = self.sessions
+        raw = HTTPConnection(scope).cookies.get(sessions.session_cookie)
+        if raw:
+            try:
+                data = sessions.signer.unsign(raw.encode("utf-8"), max_age=sessions.max_age)
+                found = json.loads(b64decode(data))
+                if isinstance(found, dict):
+                    return found
+            except (BadSignature, ValueError):
+                pass
+        return {}
+
+
 async def match_socket(websocket: WebSocket, match_id: str) -> None:
     if not origin_allowed(websocket):
         await websocket.close(CLOSE_FOREIGN_ORIGIN)
@@ -142,9 +291,9 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
         await _refuse(websocket, "invalid_token", "That API token is not valid.", CLOSE_BAD_TOKEN)
         return
     viewer_id = viewer.id if viewer else None
-    messages = seat_messages(websocket)
-
-    shared = shared_matches(websocket.app.state)
+    state = websocket.app.state
+    shared = shared_matches(state)
+    messages = seat_messages(state)
 
     async def load() -> MatchRecord:
         record = await run_in_threadpool(_load_record, websocket, match_id)
@@ -152,7 +301,12 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
             raise NotFound(f"There is no match {match_id!r}.", code="no_match")
         return shared.record(record)
 
-    async with MatchFeed(websocket.app.state.bus, match_id, viewer_id, shared) as feed:
+    socket = SocketFeed(websocket, messages, load)
+    feed = socket.feed = MatchFeed(state.bus, match_id, viewer_id, shared, socket)
+    presence = state.presence
+    connection = None
+    try:
+        await feed.open()
         try:
             first = await load()
         except NotFound as missing:
@@ -160,49 +314,35 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
             return
         await websocket.accept()
         await feed.settle(first)
-        latest: Known = first
-        seat = first.seat_of(viewer_id)
-        presence = websocket.app.state.presence
-        connection = presence.connect(viewer_id, match_id, seat)
-        await websocket.send_text(messages.get(first, seat)[0])
-
-        async def forward_events() -> None:
-            nonlocal latest, seat
-            while True:
-                message = await feed.next()
-                kind = message.get("type")
-                if kind == "chatLine":  # issue 17: only the rooms this viewer may read now
-                    line = visible_line(message, latest, viewer_id)
-                    if line is not None:
-                        await websocket.send_json(line)
-                    continue
-                if kind not in ("record", "change"):
-                    await websocket.send_json(message)  # presence (batched), clock ticks, …
-                    continue
-                incoming = await feed.newer(message, latest, load)
-                if incoming is None:
-                    continue
-                previous, latest = latest, incoming
-                seat = latest.seat_of(viewer_id)  # a seat may have been taken meanwhile
-                text, state = messages.get(latest, seat)
-                await websocket.send_text(text)
-                for event in change_events(previous, latest, state):
-                    await websocket.send_json(event)
-
-        async def answer_client() -> None:
-            while True:
-                message = await websocket.receive_json()
-                kind = message.get("type") if isinstance(message, dict) else None
-                if kind == "ping":
-                    await websocket.send_json({"type": "pong"})
-                elif kind == "move":
-                    await websocket.send_json(
-                        await play_from_socket(websocket, match_id, viewer, message))
-                elif kind == "sync":
-                    with contextlib.suppress(NotFound):
-                        await websocket.send_text(messages.get(await load(), seat)[0])
-
-        try:
-            await run_jobs(websocket, forward_events, answer_client)
-        finally:
+        socket.seat = first.seat_of(viewer_id)
+        connection = presence.connect(viewer_id, match_id, socket.seat)
+        await websocket.send_text(messages.get(first, socket.seat)[0])
+        socket.start(first)
+        del first  # the socket's latest from now on: an old version must not stay alive here
+        await answer_client(websocket, socket, match_id, viewer)
+    except EXPECTED_ENDINGS:
+        pass
+    finally:
+        await socket.stop()
+        if connection is not None:
             presence.disconnect(connection)
+        await feed.aclose()
+        with contextlib.suppress(Exception):
+            await websocket.close()
+
+
+async def answer_client(websocket: WebSocket, socket: SocketFeed, match_id: str,
+                        viewer: Identity | None) -> None:
+    """The client's messages, until it goes away (this is where an idle socket waits)."""
+    while True:
+        message = await websocket.receive_json()
+        kind = message.get("type") if isinstance(message, dict) else None
+        if kind == "ping":
+            await websocket.send_json({"type": "pong"})
+        elif kind == "move":
+            await websocket.send_json(
+                await play_from_socket(websocket, match_id, viewer, message))
+        elif kind == "sync":
+            with contextlib.suppress(NotFound):
+                await websocket.send_text(socket.messages.get(await socket.load(),
+                                                              socket.seat)[0])

@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 Publish = Callable[[str, dict[str, Any]], None]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Connection:
     id: int
     user_id: int | None

@@ -22,7 +22,6 @@ import asyncio
 import contextlib
 import logging
 import uuid
-from collections import defaultdict
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -30,7 +29,7 @@ import orjson
 import redis.asyncio as aioredis
 from redis.asyncio.connection import BlockingConnectionPool
 
-from app.realtime.bus import Inbox, deliver, new_inbox
+from app.realtime.bus import Inbox, Sink, deliver, new_inbox, read
 
 PREFIX = "stepwell:"
 COMMAND_CONNECTIONS = 2
@@ -44,7 +43,7 @@ class RedisBus:
         self.prefix = prefix
         self.instance = uuid.uuid4().hex[:12]
         self._origin = f"{self.instance}|".encode()
-        self._local: dict[str, set[Inbox]] = defaultdict(set)
+        self._local: dict[str, set[Sink]] = {}
         self._confirmations: dict[str, asyncio.Future[None]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._outbox: asyncio.Queue[tuple[str, bytes]] | None = None
@@ -147,29 +146,36 @@ class RedisBus:
     @contextlib.asynccontextmanager
     async def subscribe(self, channel: str, queue: Inbox | None = None
                         ) -> AsyncIterator[AsyncIterator[dict[str, Any]]]:
+        queue = queue if queue is not None else new_inbox()
+        try:
+            await self.join(channel, queue)
+            yield read(queue)
+        finally:
+            await self.leave(channel, queue)
+
+    async def join(self, channel: str, sink: Sink) -> None:
+        """A channel's first local subscriber subscribes in Redis (and waits for the answer);
+        the others only join the local set."""
         if self._loop is None or not self._tasks:
             self.bind_loop(asyncio.get_running_loop())
-        queue = queue if queue is not None else new_inbox()
         key = self.prefix + channel
-        first = not self._local.get(key)
-        self._local[key].add(queue)
-        try:
-            if first:
-                await self._redis_subscribe(key)
+        sinks = self._local.get(key)
+        first = not sinks
+        if sinks is None:
+            sinks = self._local[key] = set()
+        sinks.add(sink)
+        if first:
+            await self._redis_subscribe(key)
 
-            async def messages() -> AsyncIterator[dict[str, Any]]:
-                while True:
-                    yield await queue.get()
-
-            yield messages()
-        finally:
-            queues = self._local.get(key)
-            if queues is not None:
-                queues.discard(queue)
-                if not queues:
-                    del self._local[key]
-                    with contextlib.suppress(Exception):
-                        await self._redis_unsubscribe(key)
+    async def leave(self, channel: str, sink: Sink) -> None:
+        key = self.prefix + channel
+        sinks = self._local.get(key)
+        if sinks is not None:
+            sinks.discard(sink)
+            if not sinks:
+                del self._local[key]
+                with contextlib.suppress(Exception):
+                    await self._redis_unsubscribe(key)
 
     async def _redis_subscribe(self, key: str) -> None:
         loop = asyncio.get_running_loop()

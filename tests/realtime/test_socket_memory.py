@@ -1,0 +1,128 @@
+"""Memory is given back when match sockets close (issue 12, deliverable 4).
+
+A real server (uvicorn, in this process so its structures can be inspected) holds players and
+spectators on two matches through a join and a socket move; once every socket has closed, the
+process holds nothing for them any more: no bus subscription, no shared record, no presence
+entry, no socket object, no task. Structures, not RSS: RSS depends on the allocator.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import socket
+from typing import Any
+
+import httpx
+import uvicorn
+from websockets.asyncio.client import ClientConnection, connect
+
+from app.main import create_app
+from app.realtime.match_feed import MatchFeed, shared_matches
+from app.realtime.match_socket import SocketFeed
+from app.settings import Settings
+from tests.live.server import run_async
+
+SPECTATORS = 12
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _alive(kind: type) -> int:
+    gc.collect()
+    return sum(1 for thing in gc.get_objects() if isinstance(thing, kind))
+
+
+async def _state_at(ws: ClientConnection, ply: int, status: str | None = None) -> dict[str, Any]:
+    """The first state message at ``ply`` (and ``status``), skipping everything else."""
+    while True:
+        message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        if message["type"] == "state" and message["ply"] == ply \
+                and (status is None or message["status"] == status):
+            return message
+
+
+async def _until(check: Any, seconds: float = 10.0) -> None:
+    for _ in range(int(seconds / 0.05)):
+        if check():
+            return
+        await asyncio.sleep(0.05)
+
+
+def test_closing_every_socket_leaves_no_structure_behind(database_url: str) -> None:
+    app = create_app(Settings(database_url=database_url, secret_key="test-secret",
+                              background_jobs="off", bots_enabled=False))
+    port = _free_port()
+    base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+
+    async def scenario() -> None:
+        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                               log_level="warning", ws_per_message_deflate=False))
+        serving = asyncio.create_task(server.serve())
+        await _until(lambda: server.started)
+        state, sockets = app.state, []
+        try:
+            async with httpx.AsyncClient(base_url=base, timeout=10) as http:
+                guests = [(await http.post("/api/v1/guests", json={"name": name})).json()
+                          for name in ("Alice", "Bob")]
+                alice, bob = ({"Authorization": f"Bearer {g['token']}"} for g in guests)
+                first = (await http.post("/api/v1/matches", json={"game": "stairs", "seat": 0},
+                                         headers=alice)).json()["id"]
+                other = (await http.post("/api/v1/matches", json={"game": "stairs", "seat": 0},
+                                         headers=bob)).json()["id"]
+                await asyncio.sleep(0.1)
+                channels = state.bus.subscriber_count()
+                tasks = len(asyncio.all_tasks())
+
+                async def open_socket(match_id: str, token: str | None = None) -> ClientConnection:
+                    query = f"?token={token}" if token else ""
+                    ws = await connect(f"{ws_base}/api/v1/matches/{match_id}/ws{query}")
+                    sockets.append(ws)
+                    await _state_at(ws, 0)
+                    return ws
+
+                light = await open_socket(first, guests[0]["token"])
+                dark = await open_socket(first, guests[1]["token"])  # may still sit: seats' channel
+                watchers = [await open_socket(first) for _ in range(SPECTATORS)]
+                waiting = [await open_socket(other) for _ in range(3)]
+                joined = await http.post(f"/api/v1/matches/{first}/join", headers=bob)
+                assert joined.status_code == 200, joined.text
+                start = await _state_at(light, 0, "active")
+                for ws in [dark, *watchers]:
+                    await _state_at(ws, 0, "active")
+                await light.send(json.dumps({"type": "move", "move": start["legal_moves"][0],
+                                             "ply": 0, "id": "m1"}))
+                for ws in [light, dark, *watchers]:
+                    await _state_at(ws, 1)
+
+                assert state.presence.tracked_matches() == 2
+                assert state.presence.spectator_counts()[other] == 3
+                assert state.bus.subscriber_count() > channels and len(shared_matches(state)) > 0
+                assert _alive(SocketFeed) == len(sockets) == SPECTATORS + 5
+
+                for ws in sockets:
+                    await ws.close()
+                await _until(lambda: state.presence.tracked_matches() == 0
+                             and state.bus.subscriber_count() == channels)
+                await asyncio.sleep(0.1)
+
+                assert state.presence.tracked_matches() == 0
+                assert state.presence.spectator_counts() == {}
+                assert not any(state.presence.is_online(g["user"]["id"]) for g in guests)
+                assert state.bus.subscriber_count() == channels  # every channel left
+                assert _alive(SocketFeed) == 0 and _alive(MatchFeed) == 0
+                assert len(shared_matches(state)) == 0  # no connection shows a record any more
+                assert len(asyncio.all_tasks()) <= tasks  # no forwarding task left running
+                del waiting
+        finally:
+            for ws in sockets:
+                await ws.close()
+            server.should_exit = True
+            await serving
+
+    run_async(scenario)

@@ -19,7 +19,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from app.match import store
+from app.match import sealing, store
 from app.match.service import validate_setup
 from app.services.errors import Forbidden, Invalid, NotFound
 from app.services.game_records import GameRecordError, parse_text
@@ -59,6 +59,7 @@ def described_start(game_id: str, players: int | None, options: dict[str, Any] |
 def match_start(session: Session, match_id: str) -> Start:
     """A match's start, for the board; refused while a game with secrets is in progress."""
     match = store.load(session, match_id)
+    sealing.require_open(match)  # a duplicate table: the deal is still played at others
     game = registry.get(match.game)
     if match.status not in OVER and (game.hidden_information or game.has_chance):
         raise Forbidden("This game hides cards: its positions can be studied once it is over.",

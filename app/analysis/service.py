@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 
 from app.analysis.compute import budget_for
 from app.db.models import Match, MatchAnalysis
-from app.match import store
+from app.match import sealing, store
 from app.match.service import MatchService
 from app.services.errors import Conflict, NotFound
 from app.services.identity import Identity
@@ -70,6 +70,7 @@ class AnalysisService:
         """The match's analysis, queued now if it did not exist; ``(payload, created)``.
         ``budget``: search iterations per position (0: the game's own)."""
         match = store.load(self.session, match_id)
+        sealing.require_open(match)  # a duplicate table's deal: others still play it
         if match.status != "finished":
             raise Conflict("A match is analysed once it is finished.", code="match_not_finished")
         existing = self.session.get(MatchAnalysis, match_id)
@@ -92,10 +93,12 @@ class AnalysisService:
         return payload(row), True
 
     def get(self, match_id: str) -> dict[str, Any]:
+        match = self.session.get(Match, match_id)
+        if match is None:
+            raise NotFound(f"There is no match {match_id!r}.", code="no_match")
+        sealing.require_open(match)
         row = self.session.get(MatchAnalysis, match_id)
         if row is None:
-            if self.session.get(Match, match_id) is None:
-                raise NotFound(f"There is no match {match_id!r}.", code="no_match")
             raise NotFound("This match has not been analysed: request it first.",
                            code="no_analysis")
         return payload(row)

@@ -59,7 +59,7 @@ def read_chat(match_id: str, request: Request, viewer: Viewer, matches: Matches,
     """The room's last 200 lines, oldest first, without those of users you mute or block.
     `players`: seated players only (403 `not_a_player`); `spectators`: everyone not seated,
     and the players once the game is over (403 `spectators_room_closed` before)."""
-    record = matches.get(match_id)
+    record = matches.get_for(match_id, viewer.id if viewer else None)
     lines = _service(request, session).lines(record, viewer.id if viewer else None, room)
     return [_localized(line) for line in lines]
 
@@ -71,7 +71,7 @@ def write_chat(match_id: str, body: ChatLineIn, request: Request, user: CurrentU
     """Send `text` (1–140 characters after trimming) or a quick `phrase` to a room. Guests send
     only phrases in the spectators' room (403 `guests_quick_phrases_only`); 429 `rate_limited`
     when writing too fast; 403 `blocked` when every other player blocked you."""
-    record = matches.get(match_id)
+    record = matches.get_for(match_id, user.id)
     try:
         line = _service(request, session).post(record, user, body.room, body.text,
                                                        body.phrase)
@@ -86,7 +86,7 @@ def write_chat(match_id: str, body: ChatLineIn, request: Request, user: CurrentU
 def report_line(match_id: str, line_id: RowId, user: CurrentUser, matches: Matches,
                 session: SessionDep) -> dict[str, Any]:
     """Report a line you can read to the moderators (reporting it again changes nothing)."""
-    return chat_reports.report(session, matches.get(match_id), user, line_id)
+    return chat_reports.report(session, matches.get_for(match_id, user.id), user, line_id)
 
 
 @router.get("/chat-reports")

@@ -7,7 +7,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
-from app.api.deps import SessionDep
+from app.api.deps import SessionDep, Viewer
 from app.db.one_hop import OneHopRoute
 from app.services.game_records import build_record, export_text
 
@@ -41,14 +41,15 @@ TEXT_EXAMPLE = """[Format "stepwell-record 1"]
 @router.get("/matches/{match_id}/export", responses={200: {
     "description": "The game record: JSON (`format=json`) or text (`format=text`).",
     "content": {"application/json": {}, "text/plain": {"example": TEXT_EXAMPLE}}}})
-def export_match(match_id: str, session: SessionDep,
+def export_match(match_id: str, session: SessionDep, viewer: Viewer,
                  format: Literal["json", "text"] = Query("json", description=(
                      "`json`: tags and moves as data; `text`: PGN-like tag pairs and numbered "
                      "moves, readable and re-importable."))) -> Response:
     """The match as a game record: game, options (secret ones left out), players, ratings,
     date, time control, result and reason, and every move in canonical notation. The seed that
-    fixes shuffles is given once the match is over (or always for games without chance)."""
-    record: dict[str, Any] = build_record(session, match_id)
+    fixes shuffles is given once the match is over (or always for games without chance).
+    403 `match_sealed`: see `GET /matches/{id}`."""
+    record: dict[str, Any] = build_record(session, match_id, viewer.id if viewer else None)
     filename = f"stepwell-{record['game']}-{record['match_id']}"
     if format == "text":
         return PlainTextResponse(export_text(record), headers={

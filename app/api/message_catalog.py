@@ -44,6 +44,7 @@ MATCH_EXAMPLE: dict[str, Any] = {
     "time_control": {"kind": "realtime", "minutes": 5, "increment": 3, "initial_ms": 300000,
                      "increment_ms": 3000},
     "clock": _CLOCK, "offers": {}, "eliminated": [], "rematch_of": None,
+    "tournament": None, "sealed": False,
     "offer_kinds": ["end", "rematch"], "created_at": "2026-11-23T03:59:00Z",
     "started_at": "2026-11-23T03:59:20Z", "finished_at": None,
 }

@@ -71,8 +71,10 @@ def live_matches(request: Request, matches: Matches, session: SessionDep) -> lis
 
 
 @router.get("/matches/{match_id}/replay", tags=["matches"])
-def replay(match_id: str, matches: Matches) -> list[dict[str, Any]]:
-    """The public view after every ply (ply 0 = the start), for stepping through a game."""
+def replay(match_id: str, matches: Matches, viewer: Viewer) -> list[dict[str, Any]]:
+    """The public view after every ply (ply 0 = the start), for stepping through a game
+    (403 `match_sealed`: see `GET /matches/{id}`)."""
+    matches.get_for(match_id, viewer.id if viewer else None)
     return matches.replay(match_id)
 
 

@@ -63,8 +63,11 @@ def add_bots(match_id: str, body: schemas.BotsIn, user: CurrentUser,
 
 @router.get("/matches/{match_id}", response_model=schemas.MatchOut, tags=["matches"])
 def get_match(match_id: str, viewer: Viewer, matches: Matches) -> dict[str, Any]:
-    """The match as the caller may see it (players: their seat's view; others: spectator view)."""
-    return match_payload(matches.get(match_id), viewer.id if viewer else None)
+    """The match as the caller may see it (players: their seat's view; others: spectator view).
+    A duplicate round's table is sealed to everyone not seated at it until the round ends
+    (403 `match_sealed`)."""
+    viewer_id = viewer.id if viewer else None
+    return match_payload(matches.get_for(match_id, viewer_id), viewer_id)
 
 
 @router.post("/matches/{match_id}/join", response_model=schemas.MatchOut, tags=["matches"])
@@ -138,8 +141,10 @@ def claim_victory(match_id: str, user: CurrentUser, matches: Matches,
 
 @router.get("/matches/{match_id}/moves", response_model=list[schemas.MoveRecordOut],
             tags=["matches"])
-def list_moves(match_id: str, matches: Matches) -> list[dict[str, Any]]:
-    """The move record, ply by ply, with the time each move took."""
+def list_moves(match_id: str, matches: Matches, viewer: Viewer) -> list[dict[str, Any]]:
+    """The move record, ply by ply, with the time each move took (403 `match_sealed`: see
+    `GET /matches/{id}`)."""
+    matches.get_for(match_id, viewer.id if viewer else None)
     return matches.moves(match_id)
 
 

@@ -127,6 +127,10 @@ class MatchOut(BaseModel):
         "Pending offers: kind -> seats that agreed; `rematch_match` once a rematch exists."))
     eliminated: list[int] = Field(default_factory=list, description="Seats that left, in order.")
     rematch_of: str | None = None
+    tournament: str | None = Field(default=None, description="The tournament it is played in.")
+    sealed: bool = Field(default=False, description=(
+        "A duplicate round's table while the round runs: only its seated players may read it "
+        "(403 `match_sealed` for everyone else) until the round ends at every table."))
     offer_kinds: list[str] = Field(default_factory=list, description="Offers this game allows.")
     created_at: str
     started_at: str | None

@@ -24,6 +24,7 @@ from app.api.deps import CurrentUser, Viewer
 from app.api.messages import PROTOCOL_VERSION
 from app.auth import bearer_token, resolve_viewer, resolve_viewer_async
 from app.db.one_hop import OneHopRoute
+from app.match import sealing
 from app.match.payloads import MatchChange
 from app.match.records import MatchRecord
 from app.match.service import MatchService
@@ -271,6 +272,8 @@ async def stream_match(match_id: str, request: Request, viewer: Viewer) -> Strea
     """One match as NDJSON, as your seat sees it (spectators: the public view): `gameFull`
     first (players, options, view, legal moves, clock), then `gameState` after every change,
     `offer`, `opponentGone` (real-time games: with the seconds until you may claim the win) and
-    `gameFinish`, after which the stream ends. Play with `POST /api/v1/matches/{id}/moves`."""
+    `gameFinish`, after which the stream ends. Play with `POST /api/v1/matches/{id}/moves`.
+    403 `match_sealed`: see `GET /matches/{id}`."""
     first = await run_in_threadpool(_load_record, request.app, match_id)  # 404 no_match
+    sealing.require_visible(first, viewer.id if viewer else None)  # 403 match_sealed
     return _stream(lambda: match_events(request.app, match_id, viewer, first), request)

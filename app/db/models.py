@@ -16,6 +16,7 @@ from sqlalchemy import (
     MetaData,
     String,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -99,6 +100,10 @@ class Match(Base):
     eliminated: Mapped[list[Any]] = mapped_column(JSON, default=list)  # seats out, in order
     version: Mapped[int] = mapped_column(Integer, default=0)  # bumped by every change
     rematch_of: Mapped[str | None] = mapped_column(String(12), unique=True)  # one rematch a game
+    # Sealed: only its seated players may see it (a duplicate round's table, until the round
+    # has ended at every table: the tables share one deal). See app/match/sealing.py.
+    sealed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    tournament_id: Mapped[str | None] = mapped_column(String(12))  # the event it is played in
     # The game's rules version the match is played under: replays from the seed use it.
     rules_version: Mapped[int] = mapped_column(
         Integer, default=_start_rules_version, server_default="1"

@@ -56,6 +56,8 @@ def seat_payload(record: MatchRecord, seat: int | None) -> dict[str, Any]:
         "offers": record.offers or {},
         "eliminated": record.eliminated,
         "rematch_of": record.rematch_of,
+        "tournament": record.tournament,
+        "sealed": record.sealed,
         "offer_kinds": offer_kinds(registry.get(record.game), state, record.rated),
         "created_at": record.created_at,
         "started_at": record.started_at,
@@ -96,7 +98,9 @@ def live_item(known: Known, seat_ratings: dict[int, dict[str, Any]],
 class MatchChange(MatchHeader):
     """A committed change as the shared bus channels carry it (issue 15): the header, whose seat
     is to move, and the spectators' payload built once by the publisher. No snapshot, so no
-    secret, travels to a process that serves no player of the match."""
+    secret, travels to a process that serves no player of the match; a sealed match's change
+    carries neither its position nor its last move (the bot runner, the account streams and the
+    tournament job need only its header; the Watch list skips it)."""
 
     to_move: int | None
     public: dict[str, Any]
@@ -107,6 +111,9 @@ class MatchChange(MatchHeader):
         public = seat_payload(record, None)
         header = {k: v for k, v in (data or record.to_json()).items() if k != "snapshot"}
         header["options"] = public["options"]  # a fixed deal is a secret option
+        if record.sealed:  # nobody outside the table may see it: no position, no last move
+            header["last_move"] = None
+            public = {**public, "view": None, "last_move": None, "legal_moves": []}
         return cls.from_json({**header, "to_move": public["to_move"], "public": public})
 
 

@@ -45,6 +45,8 @@ class MatchHeader:
     eliminated: list[int] = field(default_factory=list)
     rematch_of: str | None = None
     version: int = 0
+    tournament: str | None = None
+    sealed: bool = False  # only its seated players may see it (app/match/sealing.py)
 
     def seat_of(self, user_id: int | None) -> int | None:
         """The first seat this user holds (a user may hold several only in a self-play test)."""
@@ -110,4 +112,6 @@ def record_of(match: Match, last_move: dict[str, Any] | None = None) -> MatchRec
         eliminated=list(match.eliminated or []),
         rematch_of=match.rematch_of,
         version=match.version or 0,
+        tournament=match.tournament_id,
+        sealed=bool(match.sealed),
     )

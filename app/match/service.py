@@ -21,7 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.db.models import Match, MatchPlayer, Move
-from app.match import clocks, results, store
+from app.match import clocks, results, sealing, store
 from app.match.records import MatchRecord, record_of
 from app.match.store import Publish
 from app.services import why
@@ -81,7 +81,16 @@ class MatchService:
     # -- reading ---------------------------------------------------------------------------
 
     def get(self, match_id: str) -> MatchRecord:
+        """The record, whoever asks: for the server's own use (jobs, seated players' moves).
+        A viewer's read goes through :meth:`get_for`."""
         return store.record(self.session, store.load(self.session, match_id))
+
+    def get_for(self, match_id: str, viewer_id: int | None) -> MatchRecord:
+        """The record if ``viewer_id`` (None: anonymous) may see it: 403 ``match_sealed`` for
+        anyone not seated at a sealed match."""
+        match = store.load(self.session, match_id)
+        sealing.require_visible(match, viewer_id)
+        return store.record(self.session, match)
 
     def moves(self, match_id: str) -> list[dict[str, Any]]:
         store.load(self.session, match_id)
@@ -100,10 +109,11 @@ class MatchService:
         ]
 
     def live(self, limit: int = 60) -> list[MatchRecord]:
-        """Matches in play, most recently active first (for the Watch page)."""
+        """Matches in play, most recently active first (for the Watch page); never a sealed
+        one (a duplicate round's tables stay off the list until the round ends)."""
         matches = list(self.session.scalars(
-            select(Match).where(Match.status == "active").order_by(Match.updated_at.desc())
-            .limit(limit)))
+            select(Match).where(Match.status == "active", Match.sealed.is_(False))
+            .order_by(Match.updated_at.desc()).limit(limit)))
         started = [m for m in matches if m.ply > 0]
         last_moves: dict[str, dict[str, Any]] = {}
         if started:  # one query whatever the number of matches
@@ -136,7 +146,7 @@ class MatchService:
     # -- creating and joining ----------------------------------------------------------------
 
     def _new_match(self, setup: MatchSetup, creator_id: int | None, rated: bool = False,
-                   time_control: dict[str, Any] | None = None) -> Match:
+                   time_control: dict[str, Any] | None = None, **extra: Any) -> Match:
         seed = secrets.randbelow(2**31)
         try:
             state = setup.game.new_state(players=setup.num_seats, options=setup.options, seed=seed)
@@ -145,7 +155,7 @@ class MatchService:
         match = Match(id=_new_match_id(), game=setup.game.id, options=setup.options, seed=seed,
                       num_seats=setup.num_seats, status="waiting", ply=0,
                       snapshot=state.to_json(), created_by=creator_id, rated=rated,
-                      time_control=time_control, version=0, eliminated=[])
+                      time_control=time_control, version=0, eliminated=[], **extra)
         self.session.add(match)
         return match
 
@@ -169,10 +179,13 @@ class MatchService:
 
     def create_started(self, setup: MatchSetup, seated: list[int], rated: bool = False,
                        time_control: dict[str, Any] | None = None,
-                       creator_id: int | None = None) -> Match:
+                       creator_id: int | None = None, tournament_id: str | None = None,
+                       sealed: bool = False) -> Match:
         """A match with every seat already taken (``seated[seat]`` = user id), not committed:
-        the lobby commits it together with the seek it fulfils."""
-        match = self._new_match(setup, creator_id, rated, time_control)
+        the lobby commits it together with the seek it fulfils. ``sealed``: readable by its
+        seated players only until opened (app/match/sealing.py)."""
+        match = self._new_match(setup, creator_id, rated, time_control,
+                                tournament_id=tournament_id, sealed=sealed)
         for seat, user_id in enumerate(seated):
             match.players.append(MatchPlayer(seat=seat, user_id=user_id))
         store.start_if_full(match)

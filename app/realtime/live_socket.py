@@ -46,7 +46,7 @@ async def live_socket(websocket: WebSocket) -> None:
                 if message.get("type") != "change":
                     continue
                 record = shared_matches(websocket.app.state).decode(message)
-                if record.status == "waiting":
+                if record.status == "waiting" or record.sealed:  # sealed: a duplicate table
                     continue
                 counts = websocket.app.state.presence.spectator_counts()
                 rated = await seat_ratings_of(websocket, record)

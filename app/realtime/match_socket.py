@@ -42,6 +42,7 @@ from starlette.websockets import WebSocket
 from app import ratelimit
 from app.auth import bearer_token, resolve_viewer_async
 from app.db.one_hop import is_busy_error
+from app.match import sealing
 from app.match.payloads import Known, SeatMessages
 from app.match.records import MatchRecord
 from app.match.service import MatchService
@@ -59,6 +60,7 @@ PATH = re.compile(r"/api/v1/matches/([^/]+)/ws")
 CLOSE_NOT_FOUND = 4404
 CLOSE_BAD_TOKEN = 4401
 CLOSE_FOREIGN_ORIGIN = 4403
+CLOSE_SEALED = 4403  # after an error message {"type": "error", "code": "match_sealed"}
 
 
 def origin_allowed(websocket: WebSocket) -> bool:
@@ -311,6 +313,10 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
             first = await load()
         except NotFound as missing:
             await _refuse(websocket, missing.code, missing.message, CLOSE_NOT_FOUND)
+            return
+        if sealing.sealed_for(first, viewer_id):  # a duplicate table: its seated players only
+            error = sealing.sealed_error()
+            await _refuse(websocket, error.code, error.message, CLOSE_SEALED)
             return
         await websocket.accept()
         await feed.settle(first)

@@ -20,6 +20,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.models import Match, Move
+from app.match import sealing
 from app.services.errors import NotFound
 from app.services.option_privacy import public_options
 from app.services.ratings import get_rating, rating_json
@@ -48,11 +49,13 @@ def _iso(moment: Any) -> str | None:
     return None if moment is None else moment.isoformat() + "Z"
 
 
-def build_record(session: Session, match_id: str) -> dict[str, Any]:
-    """The JSON game record of one match, as anyone may see it."""
+def build_record(session: Session, match_id: str, viewer_id: int | None = None) -> dict[str, Any]:
+    """The JSON game record of one match, as anyone may see it (a sealed match: its seated
+    players only, and without the seed until it opens)."""
     match = session.get(Match, match_id)
     if match is None:
         raise NotFound(f"There is no match {match_id!r}.", code="no_match")
+    sealing.require_visible(match, viewer_id)
     game = registry.get(match.game)
     taken = {p.seat: p for p in match.players}
     players = []
@@ -78,7 +81,7 @@ def build_record(session: Session, match_id: str) -> dict[str, Any]:
         "game": game.id,
         "title": game.title,
         "options": public_options(game, dict(match.options or {})),
-        "seed": match.seed if seed_is_public(game, match.status) else None,
+        "seed": match.seed if seed_is_public(game, match.status) and not match.sealed else None,
         "num_seats": match.num_seats,
         "rules_version": match.rules_version or 1,
         "players": players,

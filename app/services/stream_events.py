@@ -27,7 +27,7 @@ def game_summary(record: MatchHeader, user_id: int) -> dict[str, Any]:
         "time_control": record.time_control,
         "result": record.result if record.status == "finished" else None,
         "url": f"/m/{record.id}",
-        "tournament": TOURNAMENT_GAMES.get(record.id),  # issue 21
+        "tournament": record.tournament,  # issue 21: stored with the match
     }
 
 
@@ -68,17 +68,7 @@ PERSONAL_EVENTS = {"challenge": "challenge", "challenge_declined": "challengeDec
 ``gameStart`` says the same for every way a match can start)."""
 
 
-TOURNAMENT_GAMES: dict[str, str] = {}
-"""match id -> tournament id, told on the player's channel before the match is announced (issue
-21: ``gameStart`` names the tournament); the newest few thousand are kept."""
-
-
 def personal_event(message: dict[str, Any]) -> dict[str, Any] | None:
-    if message.get("type") == "tournament_game":  # issue 21: remembered for gameStart
-        TOURNAMENT_GAMES[str(message["match"])] = str(message["tournament"])
-        while len(TOURNAMENT_GAMES) > 4096:
-            del TOURNAMENT_GAMES[next(iter(TOURNAMENT_GAMES))]
-        return None
     kind = PERSONAL_EVENTS.get(str(message.get("type")))
     if kind is None or not isinstance(message.get("seek"), dict):
         return None

@@ -25,8 +25,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import Match
+from app.match import sealing, store
 from app.match.service import MatchService, MatchSetup, Publish, validate_setup
-from app.services.lobby import user_channel
 from app.timesource import now
 from app.tournaments import pairing
 from app.tournaments.models import (
@@ -72,6 +72,7 @@ class Scheduler:
         self.matches = MatchService(session, publish_record)
         self.publish = publish
         self.created: list[Match] = []
+        self.opened: list[str] = []  # sealed tables opened by this step, announced after commit
 
     # -- the guard --------------------------------------------------------------------------------
 
@@ -96,10 +97,16 @@ class Scheduler:
         except IntegrityError:  # someone paired one of these players in this slot already
             self.session.rollback()
             self.created.clear()
+            self.opened.clear()
             return False
         for match in self.created:
             self.matches.announce(match)
         self.created.clear()
+        if self.opened:
+            self.session.expire_all()  # the opening was a bulk update: read the rows anew
+        for match_id in self.opened:  # seated sockets learn that the table is open
+            self.matches.announce(store.load(self.session, match_id))
+        self.opened.clear()
         announce(self.publish, tournament)
         return True
 
@@ -151,6 +158,10 @@ class Scheduler:
             TournamentRound.number == tournament.round))
         if current is not None and not current.finished:
             current.finished, current.finished_at = True, now()
+        # The round has ended at every table: its deal is public, its tables open.
+        ids = [g.match_id for g in self._games(tournament, round_number=tournament.round)
+               if g.match_id is not None]
+        self.opened.extend(sealing.unseal(self.session, ids))
 
     # -- results ----------------------------------------------------------------------------------
 
@@ -198,13 +209,12 @@ class Scheduler:
         if setup is not None:
             match = self.matches.create_started(setup, seated, rated=tournament.rated,
                                                 time_control=tournament.time_control,
-                                                creator_id=tournament.created_by)
+                                                creator_id=tournament.created_by,
+                                                tournament_id=tournament.id,
+                                                sealed=tournament.kind == "duplicate")
             self.session.flush()  # the match row first: the game refers to it
             game.match_id = match.id
             self.created.append(match)
-            for user_id in seated:  # before the match is announced: gameStart names the event
-                self.publish(user_channel(user_id), {"type": "tournament_game", "match": match.id,
-                                                      "tournament": tournament.id})
         for seat, (user_id, slot) in enumerate(zip(seated, slots, strict=True)):
             game.seats.append(TournamentSeat(
                 tournament_id=tournament.id, user_id=user_id, slot=slot,

@@ -173,7 +173,7 @@ def add_bots_from_form(match_id: str, request: Request, session: SessionDep, mat
 @router.get("/m/{match_id}")
 def match_page(match_id: str, request: Request, session: SessionDep, matches: Matches) -> Response:
     viewer = page_viewer(request, session)
-    record = matches.get(match_id)
+    record = matches.get_for(match_id, viewer.id if viewer else None)
     payload = match_payload(record, viewer.id if viewer else None)
     game = registry.get(record.game)
     return render(request, "match.html", match=payload, game=game.describe(),

@@ -298,6 +298,16 @@ class Game(ABC):
             raise ValueError(f"{self.title} has no rules version {rules_version}")
         return self.new_state(players, options, seed)
 
+    def draw_deal(self, seed: int) -> dict[str, Any] | None:
+        """Options that fix one whole deal for the largest table, drawn from ``seed``, so that
+        several tables can play the same deal (duplicate tournaments); None for a game with no
+        deal to fix (the default)."""
+        return None
+
+    def deal_for_players(self, deal: dict[str, Any], players: int) -> dict[str, Any]:
+        """The options of a ``draw_deal`` deal for a table of ``players`` (default: as drawn)."""
+        return dict(deal)
+
     @classmethod
     def folder(cls) -> Path:
         """The game's package folder (its ``translations/`` live there)."""

@@ -260,10 +260,12 @@ class Scheduler:
                 if seat.seat is not None:
                     seats_taken[seat.user_id].append(seat.seat)
         ranked = sorted(active, key=lambda e: (-points[e.user_id], -e.rating, e.id))
-        deal = new_deal(tournament.game, random.SystemRandom().randrange(2**31))
+        game = registry.get(tournament.game)
+        deal = game.draw_deal(random.SystemRandom().randrange(2**31))
+        assert deal is not None, "duplicate tournaments are only created for games with deals"
         for board, table in enumerate(pairing.town_tables([e.user_id for e in ranked]), start=1):
             order = pairing.seat_table(table, seats_taken)
-            setup = self._setup(tournament, len(order), deal_for_table(deal, len(order)))
+            setup = self._setup(tournament, len(order), game.deal_for_players(deal, len(order)))
             self._new_game(tournament, number, board, order, [number] * len(order), setup)
         return deal
 
@@ -334,18 +336,3 @@ def _score(kind: str, game: TournamentGame, match: Match,
             seat.points = float(pairing.arena_points([*before, seat.result])[-1])
         else:
             seat.points = seat.result
-
-
-def new_deal(game_id: str, seed: int) -> dict[str, Any]:
-    """A full deal for the largest table, drawn by the game itself from ``seed``: the value of
-    each deal option the game's start position used (Town: decks and start cards)."""
-    game = registry.get(game_id)
-    state = game.new_state(players=game.max_players, options={}, seed=seed).to_json()
-    path = [state["offer"][0], *state["path_deck"]]
-    event = [state["offer"][1], *state["event_deck"]]
-    return {"path_deck": path, "event_deck": event, "start_cards": state["start_cards"]}
-
-
-def deal_for_table(deal: dict[str, Any], players: int) -> dict[str, Any]:
-    """The deal's options for a table of ``players``: the first start cards, the same decks."""
-    return {**deal, "start_cards": deal["start_cards"][:players]}

@@ -32,7 +32,7 @@ from app.match.service import validate_setup
 from app.services.bot_accounts import can_play_rated
 from app.services.errors import Conflict, Forbidden, Invalid, NotFound
 from app.services.identity import Identity
-from app.services.option_privacy import public_options, secret_option_names, secret_options_set
+from app.services.option_privacy import public_options, secret_options_set
 from app.timesource import now
 from app.tournaments import pairing
 from app.tournaments.models import (
@@ -60,8 +60,9 @@ def _new_id() -> str:
 
 
 def deal_options(game_id: str) -> frozenset[str]:
-    """The options that fix a deal: a game with such options can be played in duplicate."""
-    return secret_option_names(registry.get(game_id))
+    """The options that fix a deal (the game's ``draw_deal``): a game that has them can be
+    played in duplicate."""
+    return frozenset(registry.get(game_id).draw_deal(0) or {})
 
 
 def announce(publish: Publish, tournament: Tournament) -> None:

@@ -705,5 +705,17 @@ class TownGame(Game):
     def from_json(self, data: dict[str, Any]) -> TownState:
         return TownState(data)
 
+    def draw_deal(self, seed: int) -> dict[str, Any]:
+        """Both decks and a start card per seat of a four-player table, as ``new_state`` draws
+        them from ``seed``: the secret options every duplicate table of a round plays."""
+        state = self.new_state(players=self.max_players, seed=seed).to_json()
+        return {"path_deck": [state["offer"][0], *state["path_deck"]],
+                "event_deck": [state["offer"][1], *state["event_deck"]],
+                "start_cards": state["start_cards"]}
+
+    def deal_for_players(self, deal: dict[str, Any], players: int) -> dict[str, Any]:
+        """The same decks; the first ``players`` start cards (seat by seat)."""
+        return {**deal, "start_cards": list(deal["start_cards"][:players])}
+
 
 GAME = TownGame()

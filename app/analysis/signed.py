@@ -100,7 +100,8 @@ def open_token(key: bytes, token: str, max_age: int, game: str | None = None) ->
     ``state_expired`` (older than ``max_age`` seconds) or ``state_wrong_game`` (a token of
     another game than the ``game`` the request names)."""
     body, dot, mac = token.partition(".")
-    if not dot or len(token) > MAX_TOKEN or not hmac.compare_digest(mac, _mac(key, body)):
+    if not dot or len(token) > MAX_TOKEN or not hmac.compare_digest(
+            mac.encode(), _mac(key, body).encode()):  # bytes: a str must be ASCII to compare
         raise _refused("This board state was not signed by this server (or was altered).")
     try:
         inflater = zlib.decompressobj()

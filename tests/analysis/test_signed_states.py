@@ -114,7 +114,7 @@ def test_altered_and_foreign_tokens_are_refused(shared_client: TestClient) -> No
         board.Line()
     for bad in (f"{forged_body}.{mac}",                       # the moves changed, old signature
                 f"{body[:-2]}{'A' if body[-2] != 'A' else 'B'}{body[-1]}.{mac}",
-                f"{body}.{mac[::-1]}", body, "not-a-token",
+                f"{body}.{mac[::-1]}", body, "not-a-token", "ü.ü", f"{body}.{mac}é",
                 signed.sign(foreign_key, start, state, line)):  # another server's secret
         _refusal(post(shared_client, state=bad, move="c6-d5"), "invalid_state")
     wrong_game = post(shared_client, game="town", state=token)

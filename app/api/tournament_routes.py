@@ -75,6 +75,7 @@ class StandingOut(BaseModel):
     user: UserOut
     score: float
     withdrawn: bool
+    paused: bool = Field(default=False, description="Arena: not paired until they join again.")
     buchholz: float | None = None
     sonneborn_berger: float | None = None
     games: int | None = None
@@ -91,6 +92,8 @@ class RoundOut(BaseModel):
 class YouOut(BaseModel):
     joined: bool
     withdrawn: bool
+    paused: bool = Field(default=False, description="Arena: you are not paired until you join "
+                         "again (you pressed pause, or did not start your last game).")
     creator: bool
 
 
@@ -163,8 +166,9 @@ def get_tournament(tournament_id: str, viewer: Viewer, request: Request,
 @router.post("/tournaments/{tournament_id}/join", response_model=TournamentOut)
 def join_tournament(tournament_id: str, user: CurrentUser, request: Request,
                     session: SessionDep) -> dict[str, Any]:
-    """Enter (or re-enter after withdrawing). 409 `already_joined`, `tournament_finished`,
-    `tournament_closed` (the last round is paired); 403 `rated_needs_account`."""
+    """Enter (or re-enter after withdrawing, or come back after a pause). 409 `already_joined`,
+    `tournament_finished`, `tournament_closed` (the last round is paired); 403
+    `rated_needs_account`."""
     return _service(request, session).join(tournament_id, user)
 
 
@@ -174,6 +178,15 @@ def withdraw_from_tournament(tournament_id: str, user: CurrentUser, request: Req
     """Leave: before the start you are removed; after it you are paired no more (your games
     so far count). 409 `not_joined`."""
     return _service(request, session).withdraw(tournament_id, user)
+
+
+@router.post("/tournaments/{tournament_id}/pause", response_model=TournamentOut)
+def pause_in_tournament(tournament_id: str, user: CurrentUser, request: Request,
+                        session: SessionDep) -> dict[str, Any]:
+    """Arena: step away. Your game in play goes on; you are paired again once you `join` again.
+    A player whose arena game was aborted because they never made its first move is paused the
+    same way. 409 `not_joined`, `not_an_arena`, `tournament_finished`."""
+    return _service(request, session).pause(tournament_id, user)
 
 
 @router.post("/tournaments/{tournament_id}/start", response_model=TournamentOut)

@@ -11,7 +11,16 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Float, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    false,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.db.models import Base, User, utcnow
@@ -42,7 +51,9 @@ class Tournament(Base):
 
 
 class TournamentEntry(Base):
-    """A player in a tournament; ``withdrawn`` players keep their games but are paired no more."""
+    """A player in a tournament; ``withdrawn`` players keep their games but are paired no more;
+    ``paused`` arena players (they pressed pause, or did not start their last game) are not
+    paired until they join again."""
 
     __tablename__ = "tournament_entries"
     __table_args__ = (UniqueConstraint("tournament_id", "user_id"),)
@@ -53,6 +64,7 @@ class TournamentEntry(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     rating: Mapped[float] = mapped_column(Float, default=0.0)  # at entry: first-round order
     withdrawn: Mapped[bool] = mapped_column(Boolean, default=False)
+    paused: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     joined_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     user: Mapped[User] = relationship(lazy="joined")

@@ -9,7 +9,9 @@ is in SQL, so a restarted scheduler simply carries on from what is stored.
 
 Rules (also in the README): a finished two-player game scores 1 / ½ / 0 (Swiss) or Lichess arena
 points; an aborted game (nobody's win) scores 0 for every seat; a bye scores 1. Arena games
-still running when the arena ends do not count. Duplicate tables: rank points (pairing.rank_points).
+still running when the arena ends do not count. An arena pairs only players who are there: one
+whose game was aborted because they never made their first move is paused, as is one who
+pressed pause, until they join again. Duplicate tables: rank points (pairing.rank_points).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import Match
-from app.match import sealing, store
+from app.match import clocks, sealing, store
 from app.match.service import MatchService, MatchSetup, Publish, validate_setup
 from app.timesource import now
 from app.tournaments import pairing
@@ -177,12 +179,19 @@ class Scheduler:
             return 0
         history = self._arena_history(tournament) if tournament.kind == "arena" else {}
         ending = tournament.kind == "arena" and tournament.ends_at is not None
+        absent: set[int] = set()
         for game, match in playing:
+            if tournament.kind == "arena":
+                absent |= {s.user_id for s in game.seats if s.seat == missed_first_move(match)}
             if ending and match.finished_at is not None and match.finished_at > tournament.ends_at:
                 game.status = "void"
                 continue
             _score(tournament.kind, game, match, history)
             game.status, game.finished_at = "finished", match.finished_at or now()
+        if absent:  # not there: paired again once they come back (join)
+            self.session.execute(update(TournamentEntry).where(
+                TournamentEntry.tournament_id == tournament.id,
+                TournamentEntry.user_id.in_(absent)).values(paused=True))
         return int(self._commit(tournament))
 
     def _arena_history(self, tournament: Tournament) -> dict[int, list[float]]:
@@ -279,7 +288,7 @@ class Scheduler:
                 if game.status == "playing":
                     game.status = "void"
             return int(self._commit(tournament))
-        entries = [e for e in self._entries(tournament) if not e.withdrawn]
+        entries = [e for e in self._entries(tournament) if not e.withdrawn and not e.paused]
         games = self._games(tournament)
         busy = {s.user_id for g in games if g.status == "playing" for s in g.seats}
         waiting = [e for e in entries if e.user_id not in busy]
@@ -336,3 +345,15 @@ def _score(kind: str, game: TournamentGame, match: Match,
             seat.points = float(pairing.arena_points([*before, seat.result])[-1])
         else:
             seat.points = seat.result
+
+
+def missed_first_move(match: Match) -> int | None:
+    """The seat whose first-move limit ran out, aborting the match (the clock keeper aborts
+    at that very deadline; a player's own abort comes before it), else None."""
+    if match.status != "aborted" or match.finished_at is None:
+        return None
+    to_move = store.state_of(match).to_move
+    limit = clocks.deadline(match.time_control, match.clock, to_move)
+    if limit is None or match.finished_at < limit:
+        return None
+    return to_move

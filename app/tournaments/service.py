@@ -168,13 +168,13 @@ class TournamentService:
     def _enter(self, tournament: Tournament, user_id: int) -> None:
         entry = self.session.scalar(select(TournamentEntry).where(
             TournamentEntry.tournament_id == tournament.id, TournamentEntry.user_id == user_id))
-        if entry is not None and not entry.withdrawn:
+        if entry is not None and not entry.withdrawn and not entry.paused:
             raise Conflict("You are already in this tournament.", code="already_joined")
         if entry is None:
             self.session.add(TournamentEntry(tournament_id=tournament.id, user_id=user_id,
                                              rating=_rating(self.session, user_id, tournament.game)))
-        else:
-            entry.withdrawn = False
+        else:  # back after withdrawing, or after a pause
+            entry.withdrawn = entry.paused = False
         try:
             self.session.commit()
         except IntegrityError:
@@ -219,6 +219,24 @@ class TournamentService:
             self.session.delete(entry)
         else:
             entry.withdrawn = True
+        self.session.commit()
+        announce(self.publish, tournament)
+        return self.get(tournament_id, user.id)
+
+    def pause(self, tournament_id: str, user: Identity) -> dict[str, Any]:
+        """An arena player steps away: the game in play goes on, no new one is paired until
+        they join again. 409 ``not_joined``, ``not_an_arena``, ``tournament_finished``."""
+        tournament = self._load(tournament_id, lock=True)
+        if tournament.kind != "arena":
+            raise Conflict("Only an arena pauses: withdraw from other tournaments.",
+                           code="not_an_arena")
+        if tournament.status == "finished":
+            raise Conflict("This tournament is over.", code="tournament_finished")
+        entry = self.session.scalar(select(TournamentEntry).where(
+            TournamentEntry.tournament_id == tournament.id, TournamentEntry.user_id == user.id))
+        if entry is None or entry.withdrawn:
+            raise Conflict("You are not in this tournament.", code="not_joined")
+        entry.paused = True
         self.session.commit()
         announce(self.publish, tournament)
         return self.get(tournament_id, user.id)
@@ -284,6 +302,7 @@ class TournamentService:
             mine = next((e for e in entries if e.user_id == viewer_id), None)
             summary["you"] = {"joined": mine is not None and not mine.withdrawn,
                               "withdrawn": bool(mine and mine.withdrawn),
+                              "paused": bool(mine and mine.paused and not mine.withdrawn),
                               "creator": tournament.created_by == viewer_id}
         return summary
 
@@ -366,5 +385,6 @@ def standings(tournament: Tournament, entries: list[TournamentEntry],
         assert entry is not None
         row["user"] = _user_json(entry.user, entry.user_id)
         row["withdrawn"] = entry.withdrawn
+        row["paused"] = entry.paused and not entry.withdrawn
     return rows
 

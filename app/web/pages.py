@@ -14,11 +14,12 @@ from fastapi.responses import RedirectResponse, Response
 
 from app.api.deps import Lobby, Matches, SessionDep
 from app.db.one_hop import OneHopRoute
+from app.match import sealing
 from app.match.bots import seat_bots
 from app.match.payloads import match_payload
 from app.ratelimit import limiter_for
 from app.services import profiles, ratings
-from app.services.errors import NotFound
+from app.services.errors import Forbidden, NotFound
 from app.web import i18n
 from app.web.forms import check_csrf, ensure_user, page_viewer
 from app.web.templating import render, templates
@@ -173,12 +174,25 @@ def add_bots_from_form(match_id: str, request: Request, session: SessionDep, mat
 @router.get("/m/{match_id}")
 def match_page(match_id: str, request: Request, session: SessionDep, matches: Matches) -> Response:
     viewer = page_viewer(request, session)
-    record = matches.get_for(match_id, viewer.id if viewer else None)
+    try:
+        record = matches.get_for(match_id, viewer.id if viewer else None)
+    except Forbidden as error:
+        if error.code != sealing.CODE:
+            raise
+        return sealed_page(request, error.message, matches.get(match_id).tournament)
     payload = match_payload(record, viewer.id if viewer else None)
     game = registry.get(record.game)
     return render(request, "match.html", match=payload, game=game.describe(),
                   can_join=record.status == "waiting" and payload["your_seat"] is None,
                   ratings=ratings.seat_ratings(session, record))
+
+
+def sealed_page(request: Request, message: str, tournament_id: str | None) -> Response:
+    """A duplicate round's table seen from outside: why not, and the way back to its event."""
+    back = (f"/tournaments/{tournament_id}", i18n.gettext("Back to the tournament")) \
+        if tournament_id else None
+    return render(request, "error.html", status_code=403, status=403, message=message,
+                  heading=i18n.gettext("Sealed table"), back=back)
 
 
 @router.post("/m/{match_id}/join")

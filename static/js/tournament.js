@@ -1,4 +1,4 @@
-// One tournament: live standings, every round's games with links, join / withdraw (and, for its
+// One tournament: live standings, every round's games with links, join / withdraw / pause (and, for its
 // creator, built-in bots). Drawn from GET /api/v1/tournaments/{id}; redrawn on each change that
 // WS /api/v1/tournaments/{id}/ws announces.
 import { api } from "./api.js";
@@ -12,6 +12,9 @@ const pairings = document.getElementById("pairings");
 const joinButton = document.getElementById("join-button");
 const withdrawButton = document.getElementById("withdraw-button");
 const startButton = document.getElementById("start-button");
+const pauseButton = document.getElementById("pause-button");
+const resumeButton = document.getElementById("resume-button");
+const pausedNote = document.getElementById("paused-note");
 const actionError = document.getElementById("action-error");
 const path = `/api/v1/tournaments/${data.id}`;
 const viewerId = Number(document.getElementById("standings").dataset.viewer) || null;
@@ -46,6 +49,7 @@ function drawStandings() {
     el("td", {}, tr, String(row.rank));
     const who = el("td", { class: row.on_fire ? "on-fire" : "" }, tr);
     who.append(nameOf(row.user));
+    if (row.paused) who.append(" ", el("span", { class: "paused-badge" }, null, t("paused")));
     el("td", {}, tr, number(row.score));
     if (data.kind === "swiss") {
       el("td", {}, tr, number(row.buchholz));
@@ -110,6 +114,10 @@ function drawActions() {
   const open = data.status !== "finished";
   joinButton.hidden = !(you && open && !you.joined);
   withdrawButton.hidden = !(you && open && you.joined);
+  const arena = data.kind === "arena" && data.status === "running" && you?.joined;
+  pauseButton.hidden = !(arena && !you.paused);
+  resumeButton.hidden = !(arena && you.paused);
+  pausedNote.hidden = !(arena && you.paused);
   startButton.hidden = !(you?.creator && data.status === "upcoming");
 }
 
@@ -137,6 +145,8 @@ async function act(method, suffix, body) {
 
 joinButton.addEventListener("click", () => act("POST", "/join"));
 withdrawButton.addEventListener("click", () => act("POST", "/withdraw"));
+pauseButton.addEventListener("click", () => act("POST", "/pause"));
+resumeButton.addEventListener("click", () => act("POST", "/join"));
 startButton.addEventListener("click", () => act("POST", "/start"));
 document.getElementById("bot-button")?.addEventListener("click", () =>
   act("POST", "/bots", { level: document.getElementById("bot-level").value }));

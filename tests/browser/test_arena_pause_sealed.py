@@ -1,0 +1,81 @@
+"""Two issue-21 pages in the browser, at 375 and 1366 px in English and Japanese:
+- an arena player pauses from the tournament page (the note and the standings' badge appear,
+  the pairing stops) and comes back;
+- a duplicate round's table seen from outside says it is sealed until the round ends."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+import pytest
+
+from tests.api.live import account, guest
+from tests.browser.conftest import screenshot
+from tests.browser.test_tournament_page import log_in
+
+pytestmark = pytest.mark.browser
+CASES = [(375, "ja"), (375, "en"), (1366, "en"), (1366, "ja")]
+
+
+@pytest.mark.parametrize(("width", "lang"), CASES)
+def test_an_arena_player_pauses_and_comes_back(live_server: str, new_page, width: int,  # type: ignore[no-untyped-def]
+                                               lang: str) -> None:
+    host = account(live_server, f"ah{width}{lang}")
+    player = f"ap{width}{lang}"
+    account(live_server, player)
+    tournament = httpx.post(f"{live_server}/api/v1/tournaments", headers=host, json={
+        "name": f"Arena {width} {lang}", "kind": "arena", "game": "sight", "minutes": 30,
+        "time_control": {"kind": "realtime", "minutes": 3, "increment": 2},
+        "starts_at": "2099-01-01T10:00:00Z"}).json()
+    url = f"{live_server}/api/v1/tournaments/{tournament['id']}"
+    httpx.post(f"{url}/join", headers=host).raise_for_status()
+
+    page = new_page(width=width, locale="ja-JP" if lang == "ja" else "en-GB")
+    log_in(page, live_server, player)
+    page.goto(f"{live_server}/lang/{lang}?next=/tournaments/{tournament['id']}")
+    page.locator("#join-button").click()
+    page.locator("#withdraw-button").wait_for()
+    assert page.locator("#pause-button").is_hidden()  # not before the arena runs
+    httpx.post(f"{url}/start", headers=host).raise_for_status()
+    page.locator("#pairings a[href^='/m/']").wait_for(timeout=15000)
+    page.locator("#pause-button").click()
+    page.locator("#paused-note").wait_for()
+    page.locator("#standings tr.me .paused-badge").wait_for()
+    assert page.locator("#resume-button").is_visible()
+    assert page.locator("#pause-button").is_hidden()
+    assert httpx.get(url).json()["standings"][0]["paused"] in (True, False)
+    screenshot(page, f"arena-paused-{width}-{lang}")
+    page.locator("#resume-button").click()
+    page.locator("#pause-button").wait_for()
+    assert page.locator("#paused-note").is_hidden()
+    assert page.locator("#standings .paused-badge").count() == 0
+    assert not page.js_errors
+
+
+@pytest.mark.parametrize(("width", "lang"), CASES)
+def test_a_sealed_table_says_so(live_server: str, new_page, width: int,  # type: ignore[no-untyped-def]
+                                lang: str) -> None:
+    host = account(live_server, f"dh{width}{lang}")
+    tournament = httpx.post(f"{live_server}/api/v1/tournaments", headers=host, json={
+        "name": f"Duplicate {width} {lang}", "kind": "duplicate", "game": "town", "rounds": 1,
+        "starts_at": "2099-01-01T10:00:00Z"}).json()
+    url = f"{live_server}/api/v1/tournaments/{tournament['id']}"
+    seated = [guest(live_server, f"D{i}") for i in range(2)]
+    for headers in seated:
+        httpx.post(f"{url}/join", headers=headers).raise_for_status()
+    httpx.post(f"{url}/start", headers=host).raise_for_status()
+    deadline = time.monotonic() + 15
+    while not (games := httpx.get(url, headers=seated[0]).json()["games"]):
+        assert time.monotonic() < deadline, "the job did not pair the round"
+        time.sleep(0.2)
+    match_id = games[0]["match_id"]  # a seated player sees the link; the visitor below does not
+    assert match_id and httpx.get(url).json()["games"][0]["match_id"] is None
+    page = new_page(width=width, locale="ja-JP" if lang == "ja" else "en-GB")
+    page.goto(f"{live_server}/lang/{lang}?next=/m/{match_id}")
+    sealed = "ラウンドが終わるまで非公開" if lang == "ja" else "sealed until the round ends"
+    page.locator(".error-message", has_text=sealed).wait_for()
+    screenshot(page, f"sealed-table-{width}-{lang}")
+    page.locator(f"a[href='/tournaments/{tournament['id']}']").click()  # the way back
+    page.locator("#standings tbody tr").first.wait_for()
+    assert not page.js_errors

@@ -46,6 +46,8 @@ class OfferService:
         """Why ``kind`` cannot be offered now, or None when it can."""
         game = registry.get(match.game)
         if kind == "rematch":
+            if match.tournament_id is not None:  # the tournament pairs; a duplicate deal stays
+                return "Tournament games have no rematch: the tournament pairs the next game."
             if (match.offers or {}).get("rematch_match"):
                 return "This game already has a rematch."
             return None if match.status in ("finished", "aborted") else "Rematches come after the game."

@@ -136,6 +136,10 @@ export function renderAfterGame(container, match, { apply, showError, moves }) {
     const link = linkButton(t("Go to the rematch"), `/m/${offers.rematch_match}`, "go-rematch");
     link.classList.add("primary");
     buttons.append(link);
+  } else if (match.tournament) { // the tournament pairs the next game: no rematch
+    const back = linkButton(t("Back to the tournament"), `/tournaments/${match.tournament}`, "back-to-tournament");
+    if (me !== null && me !== undefined) back.classList.add("primary");
+    buttons.append(back);
   } else if (me !== null && me !== undefined && !seats) {
     buttons.append(actionButton(t("Rematch"), { name: "offer-rematch", run: call("/offers/rematch") }, true));
   }

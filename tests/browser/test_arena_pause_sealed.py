@@ -79,3 +79,36 @@ def test_a_sealed_table_says_so(live_server: str, new_page, width: int,  # type:
     page.locator(f"a[href='/tournaments/{tournament['id']}']").click()  # the way back
     page.locator("#standings tbody tr").first.wait_for()
     assert not page.js_errors
+
+
+@pytest.mark.parametrize(("width", "lang"), CASES)
+def test_a_finished_tournament_game_leads_back_to_its_tournament(  # type: ignore[no-untyped-def]
+        live_server: str, new_page, width: int, lang: str) -> None:
+    """No rematch after a tournament game (a duplicate table's rematch would replay the round's
+    deal in the open): the way back to the tournament instead."""
+    host = account(live_server, f"rh{width}{lang}")
+    player = f"rp{width}{lang}"
+    headers = account(live_server, player)
+    tournament = httpx.post(f"{live_server}/api/v1/tournaments", headers=host, json={
+        "name": f"Cup {width} {lang}", "kind": "swiss", "game": "sight", "rounds": 1,
+        "starts_at": "2099-01-01T10:00:00Z"}).json()
+    url = f"{live_server}/api/v1/tournaments/{tournament['id']}"
+    for who in (host, headers):
+        httpx.post(f"{url}/join", headers=who).raise_for_status()
+    httpx.post(f"{url}/start", headers=host).raise_for_status()
+    deadline = time.monotonic() + 15
+    while not (games := httpx.get(url, headers=headers).json()["games"]):
+        assert time.monotonic() < deadline, "the job did not pair the round"
+        time.sleep(0.2)
+    match_id = games[0]["match_id"]
+    httpx.post(f"{live_server}/api/v1/matches/{match_id}/resign", headers=host).raise_for_status()
+    page = new_page(width=width, locale="ja-JP" if lang == "ja" else "en-GB")
+    log_in(page, live_server, player)
+    page.goto(f"{live_server}/lang/{lang}?next=/m/{match_id}")
+    back = page.locator("[data-action=back-to-tournament]")
+    back.wait_for()
+    assert page.locator("[data-action=offer-rematch]").count() == 0
+    screenshot(page, f"tournament-game-over-{width}-{lang}")
+    back.click()
+    page.wait_for_url(f"**/tournaments/{tournament['id']}")
+    assert not page.js_errors

@@ -184,6 +184,8 @@ def test_other_tables_are_sealed_until_the_round_ends(client: TestClient,
     events = Events()
     play_out(app.state.session_factory, table_b, events, level=None)
     _advance(client)  # B is over, A still plays: B stays sealed (and A too)
+    rematch = client.post(f"/api/v1/matches/{table_b}/offers/rematch", headers=seated.headers)
+    assert (rematch.status_code, rematch.json()["code"]) == (409, "offer_not_allowed")  # same deal
     for match_id in (table_b, duplicate["a"]):
         _assert_reads_refused(client, match_id, None)
     _assert_reads_refused(client, duplicate["a"], seated)

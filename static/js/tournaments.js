@@ -43,17 +43,23 @@ if (form) {
     const kind = form.elements.kind.value;
     gameSelect.replaceChildren(...byKind[kind].map((id) => el("option", { value: id }, null, titles[id] ?? id)));
     for (const label of form.querySelectorAll("[data-for]")) label.hidden = !label.dataset.for.split(" ").includes(kind);
+    // An arena runs on a real-time clock; Swiss and duplicate rounds may take days a move.
+    for (const option of form.querySelectorAll("[data-correspondence]")) option.disabled = kind === "arena";
+    if (form.elements.clock.selectedOptions[0]?.disabled) form.elements.clock.value = "5:3";
   };
   form.elements.kind.addEventListener("change", syncKind);
   syncKind();
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const f = form.elements;
-    const [minutes, increment] = f.clock.value.split(":").map(Number);
+    const [first, second] = f.clock.value.split(":");
     const kind = f.kind.value;
+    const clock = !f.clock.value ? null : first === "d"
+      ? { kind: "correspondence", days: Number(second) }
+      : { kind: "realtime", minutes: Number(first), increment: Number(second) };
     const body = {
       name: f.name.value, kind, game: f.game.value,
-      time_control: f.clock.value ? { kind: "realtime", minutes, increment } : null,
+      time_control: clock,
       starts_at: new Date(Date.now() + Number(f.starts_in.value || 0) * 60000).toISOString(),
       rated: kind !== "duplicate" && f.rated.checked,
     };

@@ -1,7 +1,9 @@
-"""Two issue-21 pages in the browser, at 375 and 1366 px in English and Japanese:
+"""Issue-21 pages in the browser, at 375 and 1366 px in English and Japanese:
 - an arena player pauses from the tournament page (the note and the standings' badge appear,
   the pairing stops) and comes back;
-- a duplicate round's table seen from outside says it is sealed until the round ends."""
+- a duplicate round's table seen from outside says it is sealed until the round ends;
+- a finished tournament game leads back to its tournament (no rematch);
+- the create form makes a Swiss with days per move (never an arena)."""
 
 from __future__ import annotations
 
@@ -111,4 +113,34 @@ def test_a_finished_tournament_game_leads_back_to_its_tournament(  # type: ignor
     screenshot(page, f"tournament-game-over-{width}-{lang}")
     back.click()
     page.wait_for_url(f"**/tournaments/{tournament['id']}")
+    assert not page.js_errors
+
+
+@pytest.mark.parametrize(("width", "lang"), CASES)
+def test_a_swiss_with_days_per_move_from_the_form(live_server: str, new_page, width: int,  # type: ignore[no-untyped-def]
+                                                  lang: str) -> None:
+    """The create form offers correspondence clocks (days per move) for Swiss and duplicate
+    events, never for an arena (which runs on a real-time clock)."""
+    maker = f"cm{width}{lang}"
+    account(live_server, maker)
+    page = new_page(width=width, locale="ja-JP" if lang == "ja" else "en-GB")
+    log_in(page, live_server, maker)
+    page.goto(f"{live_server}/lang/{lang}?next=/tournaments")
+    page.locator("#create-tournament summary").click()
+    form = page.locator("#tournament-form")
+    form.locator("select[name=kind]").select_option("arena")
+    assert form.locator("option[value='d:3']").is_disabled()
+    form.locator("select[name=kind]").select_option("swiss")
+    assert form.locator("option[value='d:3']").is_enabled()
+    form.locator("input[name=name]").fill(f"Slow Swiss {width} {lang}")
+    form.locator("select[name=clock]").select_option("d:3")
+    screenshot(page, f"tournament-form-days-{width}-{lang}")
+    form.locator("button[type=submit]").click()
+    page.wait_for_url("**/tournaments/*")
+    tournament_id = page.url.rsplit("/", 1)[1]
+    shown = "1手3日" if lang == "ja" else "3 d/move"
+    page.locator(".tournament-head", has_text=shown).wait_for()
+    control = httpx.get(f"{live_server}/api/v1/tournaments/{tournament_id}").json()["time_control"]
+    assert (control["kind"], control["days"]) == ("correspondence", 3)
+    screenshot(page, f"tournament-days-{width}-{lang}")
     assert not page.js_errors

@@ -254,9 +254,11 @@ async def run_idle(args: argparse.Namespace, targets: Targets, scenario: str) ->
         rss_open = targets.rss()
         start = window(targets)
         began = time.monotonic()
+        spy = asyncio.create_task(spy_later(args, targets, args.duration / 4, row))
         await asyncio.sleep(args.duration)
         wall = time.monotonic() - began
         close_window(row, targets, start, wall, 0)
+        await spy
         at_rest = sum(stats.messages.values()) - sum(opening.values())
         await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
         await asyncio.sleep(args.settle)

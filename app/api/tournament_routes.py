@@ -10,7 +10,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Depends, Request, WebSocket
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-from app.api.deps import CurrentUser, SessionDep, Viewer
+from app.api.deps import CurrentUser, Matches, SessionDep, Viewer
 from app.api.errors import ERROR_RESPONSES
 from app.api.schemas import TimeControl, UserOut
 from app.db.one_hop import OneHopRoute
@@ -58,6 +58,8 @@ class SeatOut(BaseModel):
     user: UserOut
     result: float | None = Field(description="1 win, 0.5 draw, 0 loss (duplicate: rank points).")
     points: float | None = Field(description="What the game adds to the standings.")
+    berserk: bool = Field(default=False, description="Arena: went berserk (half the clock, no "
+                          "increment; a win with 7+ own moves scores a point more).")
 
 
 class GameOut(BaseModel):
@@ -187,6 +189,16 @@ def pause_in_tournament(tournament_id: str, user: CurrentUser, request: Request,
     A player whose arena game was aborted because they never made its first move is paused the
     same way. 409 `not_joined`, `not_an_arena`, `tournament_finished`."""
     return _service(request, session).pause(tournament_id, user)
+
+
+@router.post("/tournaments/{tournament_id}/berserk", response_model=TournamentOut)
+def berserk(tournament_id: str, user: CurrentUser, request: Request, session: SessionDep,
+            matches: Matches) -> dict[str, Any]:
+    """Arena: go berserk in your game in play, before your first move: your clock is halved and
+    has no increment; a win with at least 7 of your own moves scores one point more.
+    409 `not_an_arena`, `no_game_in_play`, `cannot_berserk` (no real-time clock, moved already,
+    or berserk already)."""
+    return _service(request, session).berserk(tournament_id, user, matches)
 
 
 @router.post("/tournaments/{tournament_id}/start", response_model=TournamentOut)

@@ -96,14 +96,34 @@ def after_move(control: dict[str, Any] | None, clock: dict[str, Any] | None, sea
         return clock, 0
     spent = max(0, int((now - _parse(clock["turn_started_at"])).total_seconds() * 1000))
     remaining = list(clock["remaining_ms"])
+    berserk = list(clock.get("berserk", []))
     if clock["running"] and control["kind"] == "realtime":
-        remaining[seat] = max(0, remaining[seat] - spent) + control["increment_ms"]
+        increment = 0 if seat in berserk else control["increment_ms"]
+        remaining[seat] = max(0, remaining[seat] - spent) + increment
     moved = sorted(set(clock["moved"]) | {seat})
     running = clock["running"] or len(moved) == num_seats
     if control["kind"] == "correspondence" and next_to_move is not None:
         remaining[next_to_move] = control["per_move_ms"]
-    return {"remaining_ms": remaining, "turn_started_at": _iso(now), "running": running,
-            "moved": moved}, spent
+    after = {"remaining_ms": remaining, "turn_started_at": _iso(now), "running": running,
+             "moved": moved}
+    if berserk:
+        after["berserk"] = berserk
+    return after, spent
+
+
+def berserked(control: dict[str, Any] | None, clock: dict[str, Any] | None,
+              seat: int) -> dict[str, Any] | None:
+    """The clock after ``seat`` goes berserk (arena, before its first move): half its time, and
+    no increment from then on. None when it cannot: no real-time clock, the seat has moved or
+    already went berserk."""
+    if control is None or clock is None or control["kind"] != "realtime":
+        return None
+    if seat in clock["moved"] or seat in clock.get("berserk", []):
+        return None
+    remaining = list(clock["remaining_ms"])
+    remaining[seat] //= 2
+    return {**clock, "remaining_ms": remaining,
+            "berserk": sorted({*clock.get("berserk", []), seat})}
 
 
 def public_clock(control: dict[str, Any] | None, clock: dict[str, Any] | None,

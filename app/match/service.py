@@ -324,6 +324,18 @@ class MatchService:
                                            "out": eliminated}
         return self._commit(match, values, rows)
 
+    def berserk(self, match_id: str, user: Identity) -> MatchRecord:
+        """The user's seat halves its clock and plays without increment (an arena's berserk):
+        only in a real-time game in play, before the seat's first move, once."""
+        match = store.load(self.session, match_id)
+        seat = store.seat_of(match, user)
+        store.require_active(match)
+        clock = clocks.berserked(match.time_control, match.clock, seat)
+        if clock is None:
+            raise Conflict("Berserk is for a real-time game, once, before your first move.",
+                           code="cannot_berserk")
+        return self._commit(match, {"clock": clock})
+
     def flag(self, match_id: str) -> MatchRecord | None:
         """The player to move has run out of time (at the stored deadline, even if found late).
         Before clocks start, a missed first move aborts the match instead."""

@@ -122,3 +122,5 @@ class TournamentSeat(Base):
     seat: Mapped[int | None] = mapped_column(Integer)  # None for a bye
     result: Mapped[float | None] = mapped_column(Float)  # 1 win, 0.5 draw, 0 loss (2 players)
     points: Mapped[float | None] = mapped_column(Float)  # what the game adds to the standings
+    berserk: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # arena: half the clock, no increment; a win with 7+ own moves scores a point more

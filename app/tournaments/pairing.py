@@ -368,6 +368,12 @@ def pair_arena(waiting: Iterable[ArenaPlayer], players_in: int | None = None) ->
     return sorted(boards, key=lambda board: rank[board.white])
 
 
+BERSERK_BONUS = 1
+"""Arena: a win after going berserk scores this much more..."""
+BERSERK_MIN_MOVES = 7
+"""...when the berserk player made at least this many moves in the game (Lichess)."""
+
+
 def arena_points(results: Iterable[float]) -> list[int]:
     """Points of each game in order (Lichess): win 2, draw 1, loss 0; after two wins in a row
     ("on fire") a game is worth double until one is not won (a draw on fire scores 2 and ends

@@ -22,11 +22,11 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.models import Match
+from app.db.models import Match, Move
 from app.match import clocks, sealing, store
 from app.match.service import MatchService, MatchSetup, Publish, validate_setup
 from app.timesource import now
@@ -178,6 +178,8 @@ class Scheduler:
         if not self._claim(tournament):
             return 0
         history = self._arena_history(tournament) if tournament.kind == "arena" else {}
+        moved = self._moves_by_seat([m.id for g, m in playing
+                                     if any(s.berserk for s in g.seats)])
         ending = tournament.kind == "arena" and tournament.ends_at is not None
         absent: set[int] = set()
         for game, match in playing:
@@ -186,13 +188,24 @@ class Scheduler:
             if ending and match.finished_at is not None and match.finished_at > tournament.ends_at:
                 game.status = "void"
                 continue
-            _score(tournament.kind, game, match, history)
+            _score(tournament.kind, game, match, history, moved.get(match.id, {}))
             game.status, game.finished_at = "finished", match.finished_at or now()
         if absent:  # not there: paired again once they come back (join)
             self.session.execute(update(TournamentEntry).where(
                 TournamentEntry.tournament_id == tournament.id,
                 TournamentEntry.user_id.in_(absent)).values(paused=True))
         return int(self._commit(tournament))
+
+    def _moves_by_seat(self, match_ids: list[str]) -> dict[str, dict[int, int]]:
+        """How many moves each seat made, per match (for the berserk bonus)."""
+        counts: dict[str, dict[int, int]] = defaultdict(dict)
+        if match_ids:
+            rows = self.session.execute(
+                select(Move.match_id, Move.seat, func.count()).where(Move.match_id.in_(match_ids))
+                .group_by(Move.match_id, Move.seat))
+            for match_id, seat, count in rows:
+                counts[match_id][seat] = count
+        return counts
 
     def _arena_history(self, tournament: Tournament) -> dict[int, list[float]]:
         """Each player's results so far, in order (for the streak)."""
@@ -322,9 +335,9 @@ class Scheduler:
         return int(self._commit(tournament))
 
 
-def _score(kind: str, game: TournamentGame, match: Match,
-           history: dict[int, list[float]]) -> None:
-    """Results and points of a game whose match ended."""
+def _score(kind: str, game: TournamentGame, match: Match, history: dict[int, list[float]],
+           moves: dict[int, int] | None = None) -> None:
+    """Results and points of a game whose match ended (``moves``: each seat's move count)."""
     seats = {s.seat: s for s in game.seats}
     result = match.result or {}
     if match.status != "finished" or not result:
@@ -343,6 +356,9 @@ def _score(kind: str, game: TournamentGame, match: Match,
         if kind == "arena":
             before = history.get(seat.user_id, [])
             seat.points = float(pairing.arena_points([*before, seat.result])[-1])
+            if seat.berserk and seat.result == 1.0 and (moves or {}).get(number, 0) >= \
+                    pairing.BERSERK_MIN_MOVES:
+                seat.points += pairing.BERSERK_BONUS
         else:
             seat.points = seat.result
 

@@ -28,7 +28,7 @@ from app.db.models import Rating, User
 from app.match import clocks
 from app.match.bots import ensure_bot_user
 from app.match.records import iso
-from app.match.service import validate_setup
+from app.match.service import MatchService, validate_setup
 from app.services.bot_accounts import can_play_rated
 from app.services.errors import Conflict, Forbidden, Invalid, NotFound
 from app.services.identity import Identity
@@ -40,6 +40,7 @@ from app.tournaments.models import (
     TournamentEntry,
     TournamentGame,
     TournamentRound,
+    TournamentSeat,
 )
 from games import registry
 
@@ -241,6 +242,26 @@ class TournamentService:
         announce(self.publish, tournament)
         return self.get(tournament_id, user.id)
 
+    def berserk(self, tournament_id: str, user: Identity, matches: MatchService) -> dict[str, Any]:
+        """Go berserk in one's arena game in play, before one's first move: half the clock, no
+        increment; a win with at least 7 of one's own moves then scores a point more.
+        409 ``not_an_arena``, ``no_game_in_play``, ``cannot_berserk``."""
+        tournament = self._load(tournament_id)
+        if tournament.kind != "arena":
+            raise Conflict("Berserk is for arenas.", code="not_an_arena")
+        seat = self.session.scalar(
+            select(TournamentSeat).join(TournamentGame)
+            .where(TournamentSeat.tournament_id == tournament.id,
+                   TournamentSeat.user_id == user.id, TournamentGame.status == "playing"))
+        if seat is None or seat.game_id is None:
+            raise Conflict("You have no game in play in this arena.", code="no_game_in_play")
+        game = self.session.get(TournamentGame, seat.game_id)
+        assert game is not None and game.match_id is not None
+        seat.berserk = True  # committed with the clock, in one transaction
+        matches.berserk(game.match_id, user)
+        announce(self.publish, tournament)
+        return self.get(tournament_id, user.id)
+
     # -- reading -----------------------------------------------------------------------------------
 
     def list(self, limit: int = 50) -> dict[str, list[dict[str, Any]]]:
@@ -316,7 +337,8 @@ class TournamentService:
             "match_id": None if hidden else game.match_id,
             "url": None if hidden or game.match_id is None else f"/m/{game.match_id}",
             "seats": [{"seat": s.seat, "user": _user_json(users.get(s.user_id), s.user_id),
-                       "result": s.result, "points": s.points} for s in game.seats],
+                       "result": s.result, "points": s.points, "berserk": s.berserk}
+                      for s in game.seats],
         }
 
     def games_of_match(self, match_id: str) -> str | None:

@@ -85,7 +85,9 @@ def test_the_openapi_document_has_the_tournament_routes(base: str) -> None:
     for path in ("/api/v1/tournaments", "/api/v1/tournaments/{tournament_id}",
                  "/api/v1/tournaments/{tournament_id}/join",
                  "/api/v1/tournaments/{tournament_id}/withdraw",
-                 "/api/v1/tournaments/{tournament_id}/bots"):
+                 "/api/v1/tournaments/{tournament_id}/bots",
+                 "/api/v1/tournaments/{tournament_id}/pause",
+                 "/api/v1/tournaments/{tournament_id}/berserk"):
         assert path in paths
 
 

@@ -16,6 +16,9 @@ const WORDS = {
   rated_needs_account: N_("Rated tournaments are for accounts: sign up to join."),
   not_creator: N_("Only the tournament's creator may do that."),
   already_started: N_("This tournament has already started."),
+  not_an_arena: N_("Only in an arena."),
+  no_game_in_play: N_("You have no game in play in this arena."),
+  cannot_berserk: N_("Berserk is for a real-time game, once, before your first move."),
 };
 
 /** The error's message for the page: translated when its code is a tournament's. */

@@ -74,6 +74,7 @@ function gameLine(game, index) {
     if (i) players.append(data.kind === "duplicate" ? ", " : " – ");
     const item = el("span", { class: seat.result === 1 && data.kind !== "duplicate" ? "winner" : "" }, players);
     item.append(nameOf(seat.user));
+    if (seat.berserk) item.append(" ", el("span", { class: "berserk-badge", title: t("Berserk: half the clock, no increment") }, null, t("berserk")));
     if (seat.points !== null && game.status !== "bye") item.append(` (${number(seat.points)})`);
   });
   const tail = el("span", { class: "pairing-state" }, line);
@@ -82,6 +83,12 @@ function gameLine(game, index) {
     const mine = game.seats.some((seat) => seat.user.id === viewerId);
     const word = game.status !== "playing" ? t("Replay") : mine ? t("Your game") : t("Watch");
     el("a", { href: game.url, class: mine && game.status === "playing" ? "your-game" : "" }, tail, word);
+    const me = game.seats.find((seat) => seat.user.id === viewerId);
+    if (data.kind === "arena" && game.status === "playing" && me && !me.berserk) {
+      const button = el("button", { type: "button", class: "berserk-button", "data-action": "berserk",
+        title: t("Half your clock and no increment, before your first move: a win with 7 or more of your moves scores a point more.") }, line, t("Berserk"));
+      button.addEventListener("click", () => act("POST", "/berserk"));
+    }
   }
   return line;
 }

@@ -144,3 +144,34 @@ def test_a_swiss_with_days_per_move_from_the_form(live_server: str, new_page, wi
     assert (control["kind"], control["days"]) == ("correspondence", 3)
     screenshot(page, f"tournament-days-{width}-{lang}")
     assert not page.js_errors
+
+
+@pytest.mark.parametrize(("width", "lang"), CASES)
+def test_an_arena_player_goes_berserk_from_the_tournament_page(  # type: ignore[no-untyped-def]
+        live_server: str, new_page, width: int, lang: str) -> None:
+    host = account(live_server, f"bh{width}{lang}")
+    player = f"bp{width}{lang}"
+    account(live_server, player)
+    tournament = httpx.post(f"{live_server}/api/v1/tournaments", headers=host, json={
+        "name": f"Berserk {width} {lang}", "kind": "arena", "game": "sight", "minutes": 30,
+        "time_control": {"kind": "realtime", "minutes": 3, "increment": 2},
+        "starts_at": "2099-01-01T10:00:00Z"}).json()
+    url = f"{live_server}/api/v1/tournaments/{tournament['id']}"
+    httpx.post(f"{url}/join", headers=host).raise_for_status()
+    page = new_page(width=width, locale="ja-JP" if lang == "ja" else "en-GB")
+    log_in(page, live_server, player)
+    page.goto(f"{live_server}/lang/{lang}?next=/tournaments/{tournament['id']}")
+    page.locator("#join-button").click()
+    page.locator("#withdraw-button").wait_for()
+    httpx.post(f"{url}/start", headers=host).raise_for_status()
+    button = page.locator("[data-action=berserk]")
+    button.wait_for(timeout=15000)  # only on one's own game in play
+    assert button.count() == 1
+    screenshot(page, f"arena-berserk-button-{width}-{lang}")
+    button.click()
+    page.locator("#pairings .berserk-badge").wait_for()
+    assert page.locator("[data-action=berserk]").count() == 0
+    seats = httpx.get(url).json()["games"][0]["seats"]
+    assert [s["user"]["name"] for s in seats if s["berserk"]] == [player]
+    screenshot(page, f"arena-berserk-{width}-{lang}")
+    assert not page.js_errors

@@ -58,6 +58,11 @@ function render() {
   if (match.status !== "finished") return renderHint();
   panel.hidden = false;
   panel.replaceChildren(el("h2", {}, t("Computer analysis")));
+  if (match.sealed) { // a duplicate round's table: its deal is still played at the others
+    panel.append(el("p", { className: "muted", id: "analysis-sealed" },
+      t("The analysis opens when the round has ended at every table.")));
+    return;
+  }
   if (!analysis) {
     const actions = el("div", { className: "analysis-actions" });
     const button = el("button", { type: "button", id: "analysis-request" }, t("Request computer analysis"));
@@ -188,9 +193,10 @@ function received(message) {
     if (!document.getElementById("analysis-graph")) render();
   } else if (message.type === "state") {
     const wasOver = match.status === "finished";
+    const wasSealed = match.sealed;
     const { type, ...next } = message;
     match = next;
-    if (!wasOver && match.status === "finished") load();
+    if ((!wasOver || wasSealed !== match.sealed) && match.status === "finished") load();
     else if (match.status !== "finished") { document.getElementById("hint-line")?.replaceChildren(); renderHint(); }
   }
 }
@@ -204,6 +210,6 @@ if (panel && match) {
   });
   const list = document.getElementById("move-list");
   if (list) new MutationObserver(signMoveList).observe(list, { childList: true });
-  if (match.status === "finished") load(); else renderHint();
+  if (match.status === "finished" && !match.sealed) load(); else render();
   root?.setAttribute("data-analysis", "ready");
 }

@@ -175,3 +175,46 @@ def test_an_arena_player_goes_berserk_from_the_tournament_page(  # type: ignore[
     assert [s["user"]["name"] for s in seats if s["berserk"]] == [player]
     screenshot(page, f"arena-berserk-{width}-{lang}")
     assert not page.js_errors
+
+
+@pytest.mark.parametrize(("width", "lang"), [(375, "ja"), (1366, "en")])
+def test_a_finished_sealed_table_waits_for_the_round_before_its_analysis(  # type: ignore[no-untyped-def]
+        live_server: str, new_page, width: int, lang: str) -> None:
+    """Its own player sees the finished table, but its analysis (the whole deal) waits until
+    the round has ended at every table; then the page offers it, live."""
+    host = account(live_server, f"wh{width}{lang}")
+    names = [f"w{i}{width}{lang}" for i in range(5)]
+    players = {name: account(live_server, name) for name in names}
+    tournament = httpx.post(f"{live_server}/api/v1/tournaments", headers=host, json={
+        "name": f"Sealed {width} {lang}", "kind": "duplicate", "game": "town", "rounds": 1,
+        "starts_at": "2099-01-01T10:00:00Z"}).json()
+    url = f"{live_server}/api/v1/tournaments/{tournament['id']}"
+    for headers in players.values():
+        httpx.post(f"{url}/join", headers=headers).raise_for_status()
+    httpx.post(f"{url}/start", headers=host).raise_for_status()
+    tables: dict[str, list[str]] = {}
+    deadline = time.monotonic() + 15
+    while sum(len(seated) for seated in tables.values()) < len(players):
+        assert time.monotonic() < deadline, "the job did not pair the round"
+        time.sleep(0.2)
+        tables.clear()
+        for name, headers in players.items():
+            mine = [g for g in httpx.get(url, headers=headers).json()["games"] if g["match_id"]]
+            if mine:
+                tables.setdefault(mine[0]["match_id"], []).append(name)
+    (pair_id, pair), (trio_id, trio) = sorted(tables.items(), key=lambda item: len(item[1]))
+    assert len(pair) == 2 and len(trio) == 3
+    base = f"{live_server}/api/v1/matches"
+    httpx.post(f"{base}/{pair_id}/resign", headers=players[pair[0]]).raise_for_status()
+
+    page = new_page(width=width, locale="ja-JP" if lang == "ja" else "en-GB")
+    log_in(page, live_server, pair[1])
+    page.goto(f"{live_server}/lang/{lang}?next=/m/{pair_id}")
+    page.locator("#analysis-sealed").wait_for()
+    assert page.locator("#analysis-request").count() == 0
+    screenshot(page, f"sealed-table-own-analysis-{width}-{lang}")
+    for name in trio[:2]:  # the other table ends: the round is over everywhere
+        httpx.post(f"{base}/{trio_id}/resign", headers=players[name]).raise_for_status()
+    page.locator("#analysis-request").wait_for(timeout=15000)  # opened live
+    assert page.locator("#analysis-sealed").count() == 0
+    assert not page.js_errors

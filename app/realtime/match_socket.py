@@ -50,6 +50,7 @@ from app.realtime.bus import QUEUE_SIZE, Receiver, publish_match
 from app.realtime.chat_feed import visible_line
 from app.realtime.connection import EXPECTED_ENDINGS
 from app.realtime.match_feed import MatchFeed, shared_matches
+from app.realtime.presence import Connection, Presence
 from app.services.errors import NotFound, ServerBusy, ServiceError, Unauthenticated
 from app.services.identity import Identity
 from app.web import i18n
@@ -159,10 +160,12 @@ class SocketFeed(Receiver):
         "_pending",
         "_started",
         "_task",
+        "connection",
         "feed",
         "latest",
         "load",
         "messages",
+        "presence",
         "seat",
         "websocket",
     )
@@ -173,6 +176,8 @@ class SocketFeed(Receiver):
         self.messages = messages
         self.load = load
         self.feed: MatchFeed | None = None
+        self.presence: Presence | None = None
+        self.connection: Connection | None = None
         self.latest: Known | None = None
         self.seat: int | None = None
         self._pending: deque[dict[str, Any]] | None = None
@@ -238,7 +243,11 @@ class SocketFeed(Receiver):
         if incoming is None:
             return
         self.latest = incoming
-        self.seat = incoming.seat_of(feed.viewer_id)  # a seat may have been taken meanwhile
+        seat = incoming.seat_of(feed.viewer_id)  # a seat may have been taken meanwhile
+        if seat != self.seat:
+            self.seat = seat
+            if self.presence is not None and self.connection is not None:
+                self.connection = self.presence.reseat(self.connection, seat)
         text, state = self.messages.get(incoming, self.seat)
         await websocket.send_text(text)
         for event in change_events(latest, incoming, state):
@@ -305,8 +314,7 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
 
     socket = SocketFeed(websocket, messages, load)
     feed = socket.feed = MatchFeed(state.bus, match_id, viewer_id, shared, socket)
-    presence = state.presence
-    connection = None
+    presence = socket.presence = state.presence
     try:
         await feed.open()
         try:
@@ -321,7 +329,7 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
         await websocket.accept()
         await feed.settle(first)
         socket.seat = first.seat_of(viewer_id)
-        connection = presence.connect(viewer_id, match_id, socket.seat)
+        socket.connection = presence.connect(viewer_id, match_id, socket.seat)
         await websocket.send_text(messages.get(first, socket.seat)[0])
         socket.start(first)
         del first  # the socket's latest from now on: an old version must not stay alive here
@@ -330,8 +338,8 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
         pass
     finally:
         await socket.stop()
-        if connection is not None:
-            presence.disconnect(connection)
+        if socket.connection is not None:
+            presence.disconnect(socket.connection)
         await feed.aclose()
         with contextlib.suppress(Exception):
             await websocket.close()

@@ -28,7 +28,7 @@ import itertools
 import logging
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -154,6 +154,17 @@ class Presence:
                 del self._by_user[connection.user_id]
                 self._left_at[connection.user_id] = timesource.now()
                 self._user_left(connection.user_id)
+
+    def reseat(self, connection: Connection, seat: int | None) -> Connection:
+        """The same socket, now showing ``seat`` (a watcher who sat down, or a seat left): it
+        counts for that seat from the next batch on. Returns the connection to keep."""
+        sockets = self._by_match.get(connection.match_id or "")
+        if connection.seat == seat or sockets is None or connection.id not in sockets:
+            return connection
+        moved = replace(connection, seat=seat)
+        sockets[connection.id] = moved
+        self._touch(moved.match_id or "")
+        return moved
 
     def _user_left(self, user_id: int) -> None:
         """Hook for the shared implementation."""

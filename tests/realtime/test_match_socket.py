@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from fastapi.testclient import TestClient
 
+from app.realtime.presence import BATCH_SECONDS
 from tests.api.conftest import start_match
 from tests.conftest import make_guest
 
@@ -101,6 +103,27 @@ def test_spectator_count_and_online_seats_are_pushed(client: TestClient) -> None
                 if message["type"] == "presence" and message["spectators"] == 1:
                     break
         assert message["online_seats"] == [0]
+
+
+def test_a_watcher_who_takes_a_seat_is_shown_online_in_it(client: TestClient) -> None:
+    """Bob watches Alice's waiting match, then joins it from the same page: from then on his
+    socket counts as his seat's, not as a spectator (the seat was fixed at connect)."""
+    alice, bob = make_guest(client, "Alice"), make_guest(client, "Bob")
+    created = client.post("/api/v1/matches", json={"game": "stairs", "seat": 0}, headers=alice)
+    url = f"/api/v1/matches/{created.json()['id']}/ws"
+    with client.websocket_connect(f"{url}?token={_token(alice)}") as light, \
+            client.websocket_connect(f"{url}?token={_token(bob)}") as watcher:
+        next_state(light)
+        next_state(watcher)
+        joined = client.post(f"/api/v1/matches/{created.json()['id']}/join", headers=bob)
+        assert joined.status_code == 200, joined.text
+        assert next_state(watcher)["your_seat"] == 1
+        time.sleep(4 * BATCH_SECONDS)  # the batched presence is out; the pong comes after it
+        light.send_json({"type": "ping"})
+        seen = []
+        while (message := light.receive_json())["type"] != "pong":
+            seen += [message] if message["type"] == "presence" else []
+        assert seen and seen[-1]["online_seats"] == [0, 1] and seen[-1]["spectators"] == 0
 
 
 def test_offers_clocks_and_results_arrive_as_typed_events(client: TestClient) -> None:

@@ -15,8 +15,6 @@ a finished table's deal is still being played at the others.
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
@@ -73,8 +71,3 @@ def unseal(session: Session, match_ids: list[str]) -> list[str]:
                         .execution_options(synchronize_session=False))
     return opened
 
-
-def public_message(match_id: str) -> dict[str, Any]:
-    """The error a socket sends before closing on a sealed match."""
-    error = sealed_error()
-    return {"type": "error", "code": error.code, "message": error.message, "match": match_id}

@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, Request, Response
+from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
 
@@ -98,15 +98,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             async for message in changes:
                 app.state.identities.apply(message)
 
-    @app.middleware("http")
-    async def language(request: Request, call_next: Callable[[Request], Awaitable[Response]]
-                       ) -> Response:
-        token = i18n.current_language.set(i18n.choose_language(request))
-        try:
-            return await call_next(request)
-        finally:
-            i18n.current_language.reset(token)
-
+    app.add_middleware(i18n.LanguageMiddleware)
     sessions = {"secret_key": settings.secret_key, "session_cookie": "stepwell_session",
                 "max_age": SESSION_MAX_AGE, "same_site": "lax", "https_only": settings.secure_cookies}
     app.add_middleware(SessionMiddleware, **sessions)

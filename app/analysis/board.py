@@ -58,7 +58,7 @@ def described_start(game_id: str, players: int | None, options: dict[str, Any] |
 
 def match_start(session: Session, match_id: str) -> Start:
     """A match's start, for the board; refused while a game with secrets is in progress."""
-    match = store.load(session, match_id)
+    match = store.read(session, match_id)
     sealing.require_open(match)  # a duplicate table: the deal is still played at others
     game = registry.get(match.game)
     if match.status not in OVER and (game.hidden_information or game.has_chance):

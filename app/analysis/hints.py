@@ -20,7 +20,7 @@ from app.services.identity import Identity
 
 def hint_position(session: Session, match_id: str, user: Identity) -> tuple[str, dict[str, Any]]:
     """(game id, full state) of a position the user may get a hint for; raises why not."""
-    match = store.load(session, match_id)
+    match = store.read(session, match_id)
     seat = store.seat_of(match, user)
     if match.rated:
         raise Forbidden("Hints are only for casual games against the computer.",

@@ -69,7 +69,7 @@ class AnalysisService:
                 ) -> tuple[dict[str, Any], bool]:
         """The match's analysis, queued now if it did not exist; ``(payload, created)``.
         ``budget``: search iterations per position (0: the game's own)."""
-        match = store.load(self.session, match_id)
+        match = store.read(self.session, match_id)
         sealing.require_open(match)  # a duplicate table's deal: others still play it
         if match.status != "finished":
             raise Conflict("A match is analysed once it is finished.", code="match_not_finished")
@@ -130,7 +130,7 @@ class AnalysisService:
         self.session.commit()
         row = self.session.get(MatchAnalysis, match_id)
         assert row is not None
-        match = store.load(self.session, match_id)
+        match = store.read(self.session, match_id)
         snapshots, played = [], []
         for entry, state in MatchService(self.session).replayed_states(match):
             snapshots.append(state.to_json())

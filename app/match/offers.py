@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from app.db.models import Match, Move
+from app.db.models import Move
 from app.match import clocks, results, store
 from app.match.records import MatchRecord
 from app.match.service import MatchService, validate_setup
@@ -42,7 +42,7 @@ class OfferService:
         self.matches = matches
         self.session = matches.session
 
-    def allowed(self, match: Match, kind: str) -> str | None:
+    def allowed(self, match: store.AnyMatch, kind: str) -> str | None:
         """Why ``kind`` cannot be offered now, or None when it can."""
         game = registry.get(match.game)
         if kind == "rematch":
@@ -63,7 +63,7 @@ class OfferService:
         }.get(kind, f"Unknown offer {kind!r}.")
 
     def offer(self, match_id: str, user: Identity, kind: str) -> MatchRecord:
-        match = store.load(self.session, match_id, lock=True)
+        match = store.read(self.session, match_id, lock=True)
         seat = store.seat_of(match, user)
         if kind not in KINDS:
             raise Invalid(f"Offers are {', '.join(KINDS)}.", code="invalid_offer")
@@ -80,7 +80,7 @@ class OfferService:
         return self.matches._commit(match, {"offers": offers})
 
     def accept(self, match_id: str, user: Identity, kind: str) -> MatchRecord:
-        match = store.load(self.session, match_id, lock=True)
+        match = store.read(self.session, match_id, lock=True)
         seat = store.seat_of(match, user)
         pending = (match.offers or {}).get(kind)
         if not pending or pending == [seat]:
@@ -89,7 +89,7 @@ class OfferService:
 
     def decline(self, match_id: str, user: Identity, kind: str) -> MatchRecord:
         """Decline someone's offer, or withdraw your own."""
-        match = store.load(self.session, match_id, lock=True)
+        match = store.read(self.session, match_id, lock=True)
         store.seat_of(match, user)
         offers = dict(match.offers or {})
         if kind not in offers:
@@ -97,15 +97,15 @@ class OfferService:
         del offers[kind]
         return self.matches._commit(match, {"offers": offers})
 
-    def _everyone_agrees(self, match: Match, agreed: set[int]) -> bool:
+    def _everyone_agrees(self, match: store.AnyMatch, agreed: set[int]) -> bool:
         still_in = {s for s in range(match.num_seats) if s not in (match.eliminated or [])}
         return still_in <= agreed
 
-    def _last_move_of(self, match: Match, seat: int) -> Move | None:
+    def _last_move_of(self, match: store.AnyMatch, seat: int) -> Move | None:
         return self.session.scalar(select(Move).where(Move.match_id == match.id, Move.seat == seat)
                                    .order_by(Move.ply.desc()).limit(1))
 
-    def _carry_out(self, match: Match, kind: str, seat: int) -> MatchRecord:
+    def _carry_out(self, match: store.AnyMatch, kind: str, seat: int) -> MatchRecord:
         moment = now()
         offers = {k: v for k, v in (match.offers or {}).items() if k != kind}
         if kind in ("draw", "end"):
@@ -123,7 +123,7 @@ class OfferService:
             return self._take_back(match, offers)
         return self._rematch(match, offers)
 
-    def _take_back(self, match: Match, offers: dict[str, Any]) -> MatchRecord:
+    def _take_back(self, match: store.AnyMatch, offers: dict[str, Any]) -> MatchRecord:
         """Undo back to before the requester's last move (their reply too, if any)."""
         requester = sorted((match.offers or {}).get("takeback", []))
         requester_seat = requester[0] if requester else None
@@ -144,7 +144,7 @@ class OfferService:
             last_move_after=previous and {"ply": previous.ply, "seat": previous.seat,
                                           "move": previous.move})
 
-    def _rematch(self, match: Match, offers: dict[str, Any]) -> MatchRecord:
+    def _rematch(self, match: store.AnyMatch, offers: dict[str, Any]) -> MatchRecord:
         """A new match between the same players with the seats rotated (colours swapped).
 
         One per game: ``matches.rematch_of`` is unique, so two acceptances racing each other

@@ -15,6 +15,8 @@ a finished table's deal is still being played at the others.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
@@ -23,20 +25,23 @@ from app.match.records import MatchHeader
 from app.services.errors import Forbidden
 from app.web import i18n
 
+if TYPE_CHECKING:
+    from app.match.store import AnyMatch
+
 CODE = "match_sealed"
 MESSAGE = i18n.N_("This table is sealed until the round ends: every table of the round plays "
                   "the same deal.")
 
 
-def _seated(match: Match | MatchHeader, viewer_id: int | None) -> bool:
+def _seated(match: AnyMatch | MatchHeader, viewer_id: int | None) -> bool:
     if viewer_id is None:
         return False
-    if isinstance(match, Match):
-        return any(p.user_id == viewer_id for p in match.players)
-    return match.seat_of(viewer_id) is not None
+    if isinstance(match, MatchHeader):
+        return match.seat_of(viewer_id) is not None
+    return any(p.user_id == viewer_id for p in match.players)
 
 
-def sealed_for(match: Match | MatchHeader, viewer_id: int | None) -> bool:
+def sealed_for(match: AnyMatch | MatchHeader, viewer_id: int | None) -> bool:
     """Whether ``viewer_id`` (None: an anonymous visitor) may not see this match now."""
     return bool(match.sealed) and not _seated(match, viewer_id)
 
@@ -45,13 +50,13 @@ def sealed_error() -> Forbidden:
     return Forbidden(i18n.gettext(MESSAGE), code=CODE)
 
 
-def require_visible(match: Match | MatchHeader, viewer_id: int | None) -> None:
+def require_visible(match: AnyMatch | MatchHeader, viewer_id: int | None) -> None:
     """Raise 403 ``match_sealed`` unless the viewer may see the match."""
     if sealed_for(match, viewer_id):
         raise sealed_error()
 
 
-def require_open(match: Match | MatchHeader) -> None:
+def require_open(match: AnyMatch | MatchHeader) -> None:
     """Raise 403 ``match_sealed`` while the match is sealed, whoever asks (reads that reveal
     the whole deal: the analysis, the board from its start)."""
     if match.sealed:

@@ -83,17 +83,17 @@ class MatchService:
     def get(self, match_id: str) -> MatchRecord:
         """The record, whoever asks: for the server's own use (jobs, seated players' moves).
         A viewer's read goes through :meth:`get_for`."""
-        return store.record(self.session, store.load(self.session, match_id))
+        return store.record(self.session, store.read(self.session, match_id))
 
     def get_for(self, match_id: str, viewer_id: int | None) -> MatchRecord:
         """The record if ``viewer_id`` (None: anonymous) may see it: 403 ``match_sealed`` for
         anyone not seated at a sealed match."""
-        match = store.load(self.session, match_id)
+        match = store.read(self.session, match_id)
         sealing.require_visible(match, viewer_id)
         return store.record(self.session, match)
 
     def moves(self, match_id: str) -> list[dict[str, Any]]:
-        store.load(self.session, match_id)
+        store.read(self.session, match_id)
         rows = self.session.scalars(
             select(Move).where(Move.match_id == match_id).order_by(Move.ply)
         )
@@ -124,7 +124,7 @@ class MatchService:
                           for row in rows}
         return [record_of(match, last_moves.get(match.id)) for match in matches]
 
-    def replayed_states(self, match: Match, upto_ply: int | None = None
+    def replayed_states(self, match: store.AnyMatch, upto_ply: int | None = None
                         ) -> Iterator[tuple[dict[str, Any] | None, State]]:
         """(move record, state after it) from the seed through the move log; first (None, start)."""
         game = registry.get(match.game)
@@ -141,7 +141,7 @@ class MatchService:
         """The public (spectator) view after every ply, from the seed and the move log."""
         return [{"ply": entry["ply"] if entry else 0, "move": entry and entry["move"],
                  "seat": entry and entry["seat"], "view": state.view(None)}
-                for entry, state in self.replayed_states(store.load(self.session, match_id))]
+                for entry, state in self.replayed_states(store.read(self.session, match_id))]
 
     # -- creating and joining ----------------------------------------------------------------
 
@@ -197,7 +197,7 @@ class MatchService:
         self.publish(record)
         return record
 
-    def _commit(self, match: Match, values: dict[str, Any],
+    def _commit(self, match: store.AnyMatch, values: dict[str, Any],
                 moves: list[dict[str, Any]] | None = None, **options: Any) -> MatchRecord:
         record = store.commit(self.session, match, values, moves, **options)
         self.publish(record)
@@ -239,7 +239,7 @@ class MatchService:
 
     # -- playing ------------------------------------------------------------------------------
 
-    def _progress(self, match: Match, state: State, played: list[tuple[int, str]],
+    def _progress(self, match: store.AnyMatch, state: State, played: list[tuple[int, str]],
                   moment: datetime, eliminated: list[int]
                   ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """Values and move rows after ``played`` moves: automatic moves (forced, or for seats
@@ -279,7 +279,7 @@ class MatchService:
              seat: int | None = None) -> MatchRecord:
         """Validate and append one move, or change nothing and raise. ``seat`` picks one of
         several seats the same user holds (a bot filling several seats of one match)."""
-        match = store.load(self.session, match_id)
+        match = store.read(self.session, match_id)
         seat = store.seat_of(match, user) if seat is None else store.check_seat(match, user, seat)
         store.require_active(match)
         if expected_ply != match.ply:
@@ -305,14 +305,14 @@ class MatchService:
     def resign(self, match_id: str, user: Identity) -> MatchRecord:
         """Two players: the other wins. More: the resigning seat is ranked last and its remaining
         choices are made automatically so the others can finish."""
-        match = store.load(self.session, match_id)
+        match = store.read(self.session, match_id)
         seat = store.seat_of(match, user)
         store.require_active(match)
         if seat in (match.eliminated or []):
             raise Conflict("You have already left this match.", code="already_out")
         return self._eliminate(match, seat, results.RESIGNED, now())
 
-    def _eliminate(self, match: Match, seat: int, reason: str, moment: datetime,
+    def _eliminate(self, match: store.AnyMatch, seat: int, reason: str, moment: datetime,
                    clock: dict[str, Any] | None = None) -> MatchRecord:
         eliminated = [*(match.eliminated or []), seat]
         if clock is not None:
@@ -339,7 +339,7 @@ class MatchService:
     def flag(self, match_id: str) -> MatchRecord | None:
         """The player to move has run out of time (at the stored deadline, even if found late).
         Before clocks start, a missed first move aborts the match instead."""
-        match = store.load(self.session, match_id)
+        match = store.read(self.session, match_id)
         if match.status != "active" or match.deadline_at is None or now() < match.deadline_at:
             return None
         state = store.state_of(match)
@@ -356,7 +356,7 @@ class MatchService:
     def claim_victory(self, match_id: str, user: Identity, away_seconds: dict[int, float],
                       threshold_seconds: float) -> MatchRecord:
         """In a real-time game, win when every other player still in has been gone too long."""
-        match = store.load(self.session, match_id)
+        match = store.read(self.session, match_id)
         seat = store.seat_of(match, user)
         store.require_active(match)
         if (match.time_control or {}).get("kind") != "realtime":
@@ -374,7 +374,7 @@ class MatchService:
 
     def abort(self, match_id: str, user: Identity) -> MatchRecord:
         """Call a match off before every seat has moved: no result, no rating."""
-        match = store.load(self.session, match_id)
+        match = store.read(self.session, match_id)
         store.seat_of(match, user)
         if match.status not in ("waiting", "active"):
             raise Conflict(f"The match is {match.status}.", code="match_not_active")

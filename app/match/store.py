@@ -1,15 +1,21 @@
 """Loading, locking and committing matches: the only module that touches the match tables.
 
-``load`` reads a match with its seats and their users in one statement. ``commit`` applies a
-change under the core invariant (the version read must still be current) and appends move rows,
-then builds the new record from what it just wrote — no re-reading. A move therefore costs three
-statements: load, update, insert (plus the ratings, once, when a rated game ends).
+``read`` reads a match with its seats and their users in one Core statement into a plain
+:class:`MatchRow`; ``load`` gives the ORM object, for the few changes that add seats. ``commit``
+applies a change under the core invariant (the version read must still be current) and appends
+move rows with Core statements, then builds the new record from what it just wrote — no
+re-reading. A move therefore costs three statements: read, update, insert (plus the ratings,
+once, when a rated game ends).
+
+Why Core on the move path: profiled under load, the ORM's joined load (identity map, instance
+states, collection loaders) and its bulk UPDATE/INSERT compilation were the largest share of
+the server's CPU per move after the database driver itself.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from typing import Any
 
@@ -17,7 +23,7 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, joinedload
 
-from app.db.models import Match, MatchPlayer, Move
+from app.db.models import Match, MatchPlayer, Move, User
 from app.match import clocks
 from app.match.records import MatchRecord, iso, record_of
 from app.services.errors import Conflict, Forbidden, NotFound
@@ -29,6 +35,91 @@ from games import State, registry
 Publish = Callable[[MatchRecord], None]
 
 
+MATCHES = Match.__table__
+MOVES = Move.__table__
+PLAYERS = MatchPlayer.__table__
+USERS = User.__table__
+
+
+@dataclass(slots=True)
+class PlayerRow:
+    """One taken seat as ``read`` found it; ``user`` is itself, so code written for the ORM's
+    ``player.user.name`` reads it unchanged."""
+
+    seat: int
+    user_id: int
+    name: str
+    kind: str
+    username: str | None
+
+    @property
+    def user(self) -> PlayerRow:
+        return self
+
+
+@dataclass(slots=True)
+class MatchRow:
+    """A match row and its seats, read without the ORM (see the module's docstring). Mutable,
+    like the ORM object it stands for, but never flushed: changes go through ``commit``."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    seed: int
+    num_seats: int
+    status: str
+    rated: bool
+    time_control: dict[str, Any] | None
+    clock: dict[str, Any] | None
+    deadline_at: datetime | None
+    offers: dict[str, Any] | None
+    eliminated: list[Any]
+    version: int
+    rematch_of: str | None
+    sealed: bool
+    tournament_id: str | None
+    rules_version: int
+    ply: int
+    snapshot: dict[str, Any]
+    result: dict[str, Any] | None
+    created_by: int | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    updated_at: datetime
+    players: list[PlayerRow]
+
+
+AnyMatch = Match | MatchRow
+
+_MATCH_COLUMNS = [MATCHES.c[f.name] for f in fields(MatchRow) if f.name != "players"]
+_READ = (select(*_MATCH_COLUMNS, PLAYERS.c.seat.label("p_seat"),
+                PLAYERS.c.user_id.label("p_user_id"), USERS.c.name.label("p_name"),
+                USERS.c.kind.label("p_kind"), USERS.c.username.label("p_username"))
+         .select_from(MATCHES.outerjoin(PLAYERS, PLAYERS.c.match_id == MATCHES.c.id)
+                      .outerjoin(USERS, USERS.c.id == PLAYERS.c.user_id))
+         .order_by(PLAYERS.c.seat))
+_MATCH_FIELDS = len(_MATCH_COLUMNS)
+
+
+def _lock(session: Session, match_id: str) -> None:
+    session.execute(select(MATCHES.c.id).where(MATCHES.c.id == match_id).with_for_update())
+
+
+def read(session: Session, match_id: str, *, lock: bool = False) -> MatchRow:
+    """The match with its seats and users, in one statement (after the lock, if ``lock``:
+    see :func:`load` for why the lock is a statement of its own)."""
+    if lock:
+        _lock(session, match_id)
+    rows = session.execute(_READ.where(MATCHES.c.id == match_id)).all()
+    if not rows:
+        raise NotFound(f"There is no match {match_id!r}.", code="no_match")
+    first = rows[0]
+    players = [PlayerRow(row.p_seat, row.p_user_id, row.p_name, row.p_kind, row.p_username)
+               for row in rows if row.p_seat is not None]
+    return MatchRow(*first[:_MATCH_FIELDS], players=players)
+
+
 def load(session: Session, match_id: str, *, lock: bool = False) -> Match:
     """The match with its seats and users (one statement).
 
@@ -36,7 +127,7 @@ def load(session: Session, match_id: str, *, lock: bool = False) -> Match:
     read that waited sees the locked row anew but the joined seats as they were when it started,
     so the seats must be read after the lock is held (two joins racing would pick one seat)."""
     if lock:
-        session.execute(select(Match.id).where(Match.id == match_id).with_for_update())
+        _lock(session, match_id)
     query = (select(Match).where(Match.id == match_id)
              .options(joinedload(Match.players).joinedload(MatchPlayer.user)))
     match = session.scalars(query).unique().one_or_none()
@@ -45,7 +136,7 @@ def load(session: Session, match_id: str, *, lock: bool = False) -> Match:
     return match
 
 
-def seat_of(match: Match, user: Identity) -> int:
+def seat_of(match: AnyMatch, user: Identity) -> int:
     """The user's seat (the first, for a bot filling several); 403 for anyone else."""
     for player in match.players:
         if player.user_id == user.id:
@@ -53,18 +144,18 @@ def seat_of(match: Match, user: Identity) -> int:
     raise Forbidden("You are not a player in this match.", code="not_a_player")
 
 
-def check_seat(match: Match, user: Identity, seat: int) -> int:
+def check_seat(match: AnyMatch, user: Identity, seat: int) -> int:
     if not any(p.seat == seat and p.user_id == user.id for p in match.players):
         raise Forbidden("You do not hold that seat.", code="not_a_player")
     return seat
 
 
-def state_of(match: Match | MatchRecord) -> State:
+def state_of(match: AnyMatch | MatchRecord) -> State:
     """The engine state of a stored match or of a record (the one place that rebuilds it)."""
     return registry.get(match.game).from_json(match.snapshot)
 
 
-def require_active(match: Match) -> None:
+def require_active(match: AnyMatch) -> None:
     if match.status != "active":
         raise Conflict(f"The match is {match.status}, not in play.", code="match_not_active")
 
@@ -80,15 +171,15 @@ def start_if_full(match: Match) -> None:
                                             state_of(match).to_move)
 
 
-def last_move(session: Session, match: Match) -> dict[str, Any] | None:
+def last_move(session: Session, match: AnyMatch) -> dict[str, Any] | None:
     if match.ply == 0:
         return None
-    row = session.execute(select(Move.ply, Move.seat, Move.move).where(
-        Move.match_id == match.id, Move.ply == match.ply)).first()
+    row = session.execute(select(MOVES.c.ply, MOVES.c.seat, MOVES.c.move).where(
+        MOVES.c.match_id == match.id, MOVES.c.ply == match.ply)).first()
     return None if row is None else {"ply": row.ply, "seat": row.seat, "move": row.move}
 
 
-def record(session: Session, match: Match) -> MatchRecord:
+def record(session: Session, match: AnyMatch) -> MatchRecord:
     return record_of(match, last_move(session, match))
 
 
@@ -108,7 +199,7 @@ def _record_after(before: MatchRecord, values: dict[str, Any],
     return replace(before, **changes, version=values["version"])
 
 
-def commit(session: Session, match: Match, values: dict[str, Any],
+def commit(session: Session, match: AnyMatch, values: dict[str, Any],
            moves: list[dict[str, Any]] | None = None, *, delete_after_ply: int | None = None,
            last_move_after: dict[str, Any] | None = None) -> MatchRecord:
     """Apply ``values`` if nobody changed the match since it was read (its version), append
@@ -119,20 +210,21 @@ def commit(session: Session, match: Match, values: dict[str, Any],
     before = record_of(match, None if moves else last_move(session, match))
     values = {"updated_at": now(), **values, "version": match.version + 1}
     updated = session.execute(
-        update(Match).where(Match.id == match.id, Match.version == match.version)
-        .values(**values).execution_options(synchronize_session=False))
+        update(MATCHES).where(MATCHES.c.id == match.id, MATCHES.c.version == match.version)
+        .values(**values))
     if updated.rowcount != 1:
         session.rollback()
         raise Conflict("The match changed meanwhile: refresh and try again.", code="stale_ply")
     try:
         if delete_after_ply is not None:
-            session.execute(delete(Move).where(Move.match_id == match.id,
-                                               Move.ply > delete_after_ply))
+            session.execute(delete(MOVES).where(MOVES.c.match_id == match.id,
+                                                MOVES.c.ply > delete_after_ply))
         if moves:
-            session.execute(insert(Move), moves)
+            session.execute(insert(MOVES), moves)
         if values.get("status") == "finished":
-            session.refresh(match)
-            apply_rated_result(session, match)
+            model = session.get(Match, match.id, populate_existing=True)
+            assert model is not None
+            apply_rated_result(session, model)
         session.commit()
     except IntegrityError:
         session.rollback()
@@ -144,7 +236,7 @@ def commit(session: Session, match: Match, values: dict[str, Any],
     return after
 
 
-def move_row(match: Match, ply: int, seat: int, move: str, spent_ms: int,
+def move_row(match: AnyMatch, ply: int, seat: int, move: str, spent_ms: int,
              moment: datetime) -> dict[str, Any]:
     return {"match_id": match.id, "ply": ply, "seat": seat, "move": move,
             "time_spent_ms": spent_ms, "created_at": moment}

@@ -56,7 +56,7 @@ def illegal_move_error(game_id: str, error: IllegalMove) -> Invalid:
 def why_not(session: Session, match_id: str, user: Identity, move: str) -> dict[str, Any]:
     """Whether the seated ``user`` could play ``move`` (or pick up the piece it names) now, and
     if not why. Reads the match, changes nothing; the reason sees only what the seat sees."""
-    match = store.load(session, match_id)
+    match = store.read(session, match_id)
     seat = store.seat_of(match, user)
     store.require_active(match)
     state = store.state_of(match)

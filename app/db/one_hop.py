@@ -39,8 +39,12 @@ def _sessions_in(values: dict[str, Any]) -> list[Session]:
 
 
 def is_busy_error(error: BaseException) -> bool:
-    """A pool checkout timeout or a SQLite lock that outlasted its busy timeout."""
+    """A pool checkout timeout, a SQLite lock that outlasted its busy timeout, or a pooled
+    connection the database had dropped (a restart): the pool has already thrown its
+    connections away, so the client's retry gets a fresh one."""
     if isinstance(error, sa_exc.TimeoutError):
+        return True
+    if isinstance(error, sa_exc.DBAPIError) and error.connection_invalidated:
         return True
     return isinstance(error, sa_exc.OperationalError) and "database is locked" in str(error)
 
@@ -56,7 +60,7 @@ def _closing(endpoint: Callable[..., Any]) -> Callable[..., Any]:
     def call(*args: Any, **kwargs: Any) -> Any:
         try:
             return endpoint(*args, **kwargs)
-        except (sa_exc.TimeoutError, sa_exc.OperationalError) as error:
+        except (sa_exc.TimeoutError, sa_exc.DBAPIError) as error:
             if is_busy_error(error):
                 raise ServerBusy("The server is busy: retry in a moment.") from error
             raise

@@ -5,10 +5,18 @@ number (app/db/one_hop.py), so a checkout never waits long; ``POOL_TIMEOUT`` is 
 that becomes a 503. SQLite transactions start with ``BEGIN IMMEDIATE``: a transaction that reads
 and then writes cannot be refused half-way by another writer ("database is locked" on upgrade),
 and conditional updates are as atomic as PostgreSQL's row locks.
+
+SQLite lets one writer in at a time and makes the others *poll*: its busy handler sleeps 1, 2,
+5, 10 … up to 100 ms between tries, so under a burst of moves a transaction that lost the race
+by a microsecond waited tens of milliseconds (the fan-out benchmark's p95 of ~250 ms). The
+threads of one process therefore queue for the write lock on a ``threading.Lock`` first
+(:class:`WriterTurn`), which hands over the moment the holder's connection returns to the pool;
+other processes still meet SQLite's own busy handler.
 """
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -18,10 +26,34 @@ from sqlalchemy.orm import Session, sessionmaker
 
 POOL_TIMEOUT = 10
 SQLITE_BUSY_SECONDS = 10
+POOL_RECYCLE_SECONDS = 1800
 
 
 def _json_dumps(value: Any) -> str:
     return orjson.dumps(value).decode()
+
+
+class WriterTurn:
+    """One SQLite writer at a time in this process, in arrival order, handed over at once.
+
+    Taken when a connection begins a transaction, given back when that connection returns to
+    the pool (after its commit or rollback). A connection that already holds the turn (a second
+    transaction in one checkout) does not take it again. The wait is bounded by the busy
+    timeout: past it the transaction goes ahead and SQLite's own lock decides, as before."""
+
+    KEY = "stepwell_writer_turn"
+
+    def __init__(self, timeout: float) -> None:
+        self.lock = threading.Lock()
+        self.timeout = timeout
+
+    def take(self, info: dict[str, Any]) -> None:
+        if not info.get(self.KEY) and self.lock.acquire(timeout=self.timeout):
+            info[self.KEY] = True
+
+    def give_back(self, info: dict[str, Any]) -> None:
+        if info.pop(self.KEY, False):
+            self.lock.release()
 
 
 def make_engine(url: str, pool_size: int = 8) -> Engine:
@@ -45,12 +77,23 @@ def make_engine(url: str, pool_size: int = 8) -> Engine:
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.close()
 
+        turn = WriterTurn(SQLITE_BUSY_SECONDS)
+
         @event.listens_for(engine, "begin")
         def _begin_immediate(connection) -> None:  # type: ignore[no-untyped-def]
+            turn.take(connection.info)
             connection.exec_driver_sql("BEGIN IMMEDIATE")
 
+        @event.listens_for(engine, "checkin")
+        def _give_back_turn(_dbapi_connection, record) -> None:  # type: ignore[no-untyped-def]
+            turn.give_back(record.info)
+
         return engine
-    return create_engine(url, pool_pre_ping=True, **common)
+    # No pre-ping: it was a round trip on every checkout, so one more per move. A connection the
+    # server dropped fails its request once with 503 ``server_busy`` (app/db/one_hop.py), and
+    # SQLAlchemy then empties the pool; ``pool_recycle`` retires connections before an idle
+    # timeout in between can.
+    return create_engine(url, pool_recycle=POOL_RECYCLE_SECONDS, **common)
 
 
 def make_session_factory(engine: Engine) -> sessionmaker[Session]:

@@ -193,14 +193,16 @@ class Server:
         return target
 
     def py_spy_profile(self, folder: Path, seconds: float) -> tuple[Path, list[str]] | None:
-        """Sample the busy threads for ``seconds`` (py-spy record, raw collapsed stacks) and say
-        where the CPU went, by the package of the innermost frame: '45 % sqlalchemy', …"""
+        """Sample the thread holding the GIL for ``seconds`` (py-spy record --gil, raw collapsed
+        stacks) and say where the CPU went, by the package of the innermost frame: '45 %
+        sqlalchemy', … Only the GIL holder: threads waiting for the database or for the GIL
+        itself are not work (sampling every thread counted them and hid where the CPU went)."""
         spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
         if not Path(spy).exists():
             return None
         target = folder / f"profile-{self.label.replace(' ', '_')}-{int(time.time())}.txt"
         subprocess.run([spy, "record", "--pid", str(self.pid), "--duration", str(max(1, int(seconds))),
-                        "--format", "raw", "--nonblocking", "--output", str(target)],
+                        "--format", "raw", "--nonblocking", "--gil", "--output", str(target)],
                        capture_output=True, timeout=seconds + 60, check=False)
         if not target.exists():
             return None

@@ -76,16 +76,36 @@ def _closing(endpoint: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
+def _closing_async(endpoint: Callable[..., Any]) -> Callable[..., Any]:
+    """An async endpoint that closes the sessions it was given when it ends; one still holding
+    a connection gives it back from a worker thread (a rollback must not block the loop)."""
+
+    @functools.wraps(endpoint)
+    async def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return await endpoint(*args, **kwargs)
+        finally:
+            for session in _sessions_in(kwargs):
+                if session.in_transaction():
+                    await anyio.to_thread.run_sync(session.close)
+                else:
+                    session.close()
+
+    run._closes_sessions = True  # type: ignore[attr-defined]
+    return run
+
+
 class OneHopRoute(APIRoute):
-    """The route class of every router: a sync endpoint closes its sessions in its own thread.
+    """The route class of every router: a sync endpoint closes its sessions in its own thread,
+    an async one when it ends (the session dependency itself is a plain value, app/api/deps.py).
 
     Routers are made with ``APIRouter(route_class=OneHopRoute)``; tests/live/test_one_hop.py
     checks that every route of the app is one.
     """
 
     def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
-        if not inspect.iscoroutinefunction(endpoint):
-            endpoint = _closing(endpoint)
+        endpoint = (_closing_async(endpoint) if inspect.iscoroutinefunction(endpoint)
+                    else _closing(endpoint))
         super().__init__(path, endpoint, **kwargs)
 
 

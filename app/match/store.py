@@ -19,7 +19,7 @@ from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, joinedload
 
@@ -100,6 +100,13 @@ _READ = (select(*_MATCH_COLUMNS, PLAYERS.c.seat.label("p_seat"),
                       .outerjoin(USERS, USERS.c.id == PLAYERS.c.user_id))
          .order_by(PLAYERS.c.seat))
 _MATCH_FIELDS = len(_MATCH_COLUMNS)
+
+
+# The SET clause comes from the parameters' keys; the statement is built once. Literal
+# ``.values(**values)`` made SQLAlchemy derive a cache key from every value's type on every
+# move (profiled: 17 % of the server's CPU under load, in TypeEngine._static_cache_key).
+_GUARDED_UPDATE = update(MATCHES).where(MATCHES.c.id == bindparam("w_id"),
+                                        MATCHES.c.version == bindparam("w_version"))
 
 
 def _lock(session: Session, match_id: str) -> None:
@@ -209,9 +216,8 @@ def commit(session: Session, match: AnyMatch, values: dict[str, Any],
     """
     before = record_of(match, None if moves else last_move(session, match))
     values = {"updated_at": now(), **values, "version": match.version + 1}
-    updated = session.execute(
-        update(MATCHES).where(MATCHES.c.id == match.id, MATCHES.c.version == match.version)
-        .values(**values))
+    updated = session.execute(_GUARDED_UPDATE,
+                              {**values, "w_id": match.id, "w_version": match.version})
     if updated.rowcount != 1:
         session.rollback()
         raise Conflict("The match changed meanwhile: refresh and try again.", code="stale_ply")

@@ -74,7 +74,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hint_pool.shutdown(app)
         engine.dispose()
 
-    app = FastAPI(title="Stepwell", version="1.0", description=DESCRIPTION, lifespan=lifespan)
+    telemetry = None if settings.telemetry else {"tracing": False, "metrics": False,
+                                                  "logs": False}
+    app = FastAPI(title="Stepwell", version="1.0", description=DESCRIPTION, lifespan=lifespan,
+                  telemetry=telemetry)
     app.state.settings = settings
     app.state.engine = engine
     app.state.session_factory = make_session_factory(engine)

@@ -54,6 +54,10 @@ class Settings(BaseSettings):
     board_state_max_age: int = 7 * 86400
     """Seconds an analysis-board signed state is accepted (app/analysis/signed.py); shareable
     links carry the move list, not the token, so they do not expire."""
+    telemetry: bool = False
+    """FastAPI's native OpenTelemetry (tracing, metrics, logs) when a provider is configured.
+    Off by default: even with no provider, FastAPI then looks the providers up (environment
+    included) on every request, profiled at a tenth of the server's CPU per move."""
     db_pool_size: int = 8
     """Database connections per process; worker threads are capped at the same number, so a
     thread never waits for a connection (see app/db/one_hop.py)."""

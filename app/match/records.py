@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
+from functools import cached_property
 from typing import Any, Self
 
 from app.db.models import Match
+from games import State, registry
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,12 @@ class MatchRecord(MatchHeader):
     """A match with its engine snapshot: the server's own copy, secrets included."""
 
     snapshot: dict[str, Any]
+
+    @cached_property
+    def state(self) -> State:
+        """The engine state of the snapshot, rebuilt once per record: the publisher, the REST
+        answer and every seat's view of one move all read it (states are immutable)."""
+        return registry.get(self.game).from_json(self.snapshot)
 
 
 def iso(moment: datetime | None) -> str | None:

@@ -159,6 +159,8 @@ def check_seat(match: AnyMatch, user: Identity, seat: int) -> int:
 
 def state_of(match: AnyMatch | MatchRecord) -> State:
     """The engine state of a stored match or of a record (the one place that rebuilds it)."""
+    if isinstance(match, MatchRecord):
+        return match.state
     return registry.get(match.game).from_json(match.snapshot)
 
 

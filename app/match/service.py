@@ -327,7 +327,7 @@ class MatchService:
     def berserk(self, match_id: str, user: Identity) -> MatchRecord:
         """The user's seat halves its clock and plays without increment (an arena's berserk):
         only in a real-time game in play, before the seat's first move, once."""
-        match = store.load(self.session, match_id)
+        match = store.read(self.session, match_id)
         seat = store.seat_of(match, user)
         store.require_active(match)
         clock = clocks.berserked(match.time_control, match.clock, seat)

@@ -150,14 +150,17 @@ _FLOAT = -2
 
 
 def _odd_one_is_lowest(matching: set[tuple[int, int]], pool: list[SwissPlayer],
-                       odd_node: int | None) -> bool:
-    """Whether the bye (or the floater) is the lowest-ranked candidate: a sparse graph may have
-    had to pick another, and then the full graph decides."""
+                       odd_node: int | None, bye_to: int | None) -> bool:
+    """Whether the floater is the pool's lowest-ranked player, or the bye went to ``bye_to``,
+    the lowest-ranked player of the whole field who has had none: a sparse graph may have had to
+    pick another (then the full graph decides), and so may the last bracket, whose pool need not
+    hold ``bye_to`` (it may have been paired in a bracket above while another floated down)."""
     if odd_node is None:
         return True
     chosen = next((x if y == odd_node else y for x, y in matching if odd_node in (x, y)), None)
-    candidates = [p.id for p in pool if odd_node != _BYE or p.byes == 0]
-    return bool(candidates) and chosen == candidates[-1]
+    if odd_node == _BYE:
+        return bye_to is not None and chosen == bye_to
+    return bool(pool) and chosen == pool[-1].id
 
 
 class _Stuck(Exception):
@@ -165,21 +168,27 @@ class _Stuck(Exception):
 
 
 def _match(pool: list[SwissPlayer], rank: dict[int, int], group_size: dict[int, int],
-           last: bool, allow_repeats: bool = False) -> tuple[set[tuple[int, int]], list[int]]:
-    """Pairs of one bracket, and who floats down (not the last bracket) or is left (the last)."""
+           last: bool, allow_repeats: bool = False, bye_to: int | None = None
+           ) -> tuple[set[tuple[int, int]], list[int]]:
+    """Pairs of one bracket, and who floats down (not the last bracket) or is left (the last).
+    ``bye_to``: who the last bracket must give the bye to (else it is stuck). The last resort
+    (``allow_repeats``) takes the full graph at once: its weights alone choose the bye, and a
+    sparse graph's answer could hold a repeat the full graph avoids."""
     odd_node = (_BYE if last else _FLOAT) if len(pool) % 2 else None
     wanted = len(pool) + len(pool) % 2
     matching: set[tuple[int, int]] = set()
-    for sparse in (True, False) if len(pool) > 3 * _SPARSE_NEIGHBOURS else (False,):
+    sparse_first = len(pool) > 3 * _SPARSE_NEIGHBOURS and not allow_repeats
+    for sparse in (True, False) if sparse_first else (False,):
         graph = _graph(pool, rank, group_size, odd_node, sparse, allow_repeats)
         matching = nx.max_weight_matching(graph, maxcardinality=True)
-        if 2 * len(matching) == wanted and _odd_one_is_lowest(matching, pool, odd_node):
+        if 2 * len(matching) == wanted and _odd_one_is_lowest(matching, pool, odd_node, bye_to):
             break
     paired = {x for pair in matching for x in pair}
     left = [p.id for p in pool if p.id not in paired]
     floats = [x if y in (_FLOAT,) else y for x, y in matching if _FLOAT in (x, y)]
     pairs = {(x, y) for x, y in matching if _FLOAT not in (x, y)}
-    if last and not allow_repeats and (left or not _odd_one_is_lowest(matching, pool, odd_node)):
+    if last and not allow_repeats and (
+            left or not _odd_one_is_lowest(matching, pool, odd_node, bye_to)):
         raise _Stuck
     return pairs, floats + left
 
@@ -200,13 +209,14 @@ def _brackets(order: list[SwissPlayer], merged_tail: int) -> list[list[SwissPlay
 
 def _pair_by_brackets(order: list[SwissPlayer]) -> set[tuple[int, int]]:
     """Bracket by bracket from the top; a bracket's odd or unpairable players float down. When
-    the last bracket cannot be completed (or only by a bye to someone else than its lowest-ranked
-    player without one) it is merged with the one above, until one remains; then a repeated
-    pairing, a second bye or a third same seat in a row are allowed, as the last resort, each at
-    a price far above any other."""
+    the last bracket cannot be completed (or only by a bye to someone else than the field's
+    lowest-ranked player without one) it is merged with the one above, until one remains; then
+    the whole field is one matching where a repeated pairing, a second bye or a third same seat
+    in a row are allowed, as the last resort, each at a price far above any other."""
     rank = {p.id: i for i, p in enumerate(order)}
     group_size = _group_sizes(order)
     by_id = {p.id: p for p in order}
+    bye_to = next((p.id for p in reversed(order) if p.byes == 0), None)
     groups = _brackets(order, 0)
     for tail in range(len(groups)):
         brackets = _brackets(order, tail)
@@ -215,7 +225,8 @@ def _pair_by_brackets(order: list[SwissPlayer]) -> set[tuple[int, int]]:
         try:
             for index, bracket in enumerate(brackets):
                 pool = sorted([by_id[i] for i in carry] + bracket, key=lambda p: rank[p.id])
-                found, carry = _match(pool, rank, group_size, index == len(brackets) - 1)
+                found, carry = _match(pool, rank, group_size, index == len(brackets) - 1,
+                                      bye_to=bye_to)
                 pairs |= found
             return pairs
         except _Stuck:

@@ -7,12 +7,13 @@ from __future__ import annotations
 import random
 
 import networkx as nx
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from app.tournaments.pairing import (
     ArenaPlayer,
     Board,
+    SwissPlayer,
     SwissRecord,
     arena_on_fire,
     arena_points,
@@ -77,6 +78,7 @@ def test_swiss_never_repeats_and_gives_byes_fairly(event: tuple[int, int, int, i
 
 @settings(max_examples=30, deadline=None)
 @given(events)
+@example((24, 7, 0, 0, 0))  # round 7: the lowest group had all had byes; 19 (2.0) was lower than 25
 def test_the_bye_goes_to_the_lowest_ranked_who_can_have_it(event: tuple[int, int, int, int, int]
                                                        ) -> None:
     players, rounds, seed, _, _ = event
@@ -91,6 +93,20 @@ def test_the_bye_goes_to_the_lowest_ranked_who_can_have_it(event: tuple[int, int
             assert not pairable([p for p in order if p != lower], met), (bye, lower)
         had_bye.add(bye)
         met |= {frozenset((b.white, b.black)) for b in boards if b.black is not None}
+
+
+def test_the_bye_is_not_left_to_whoever_floats_into_a_bracket_of_former_byes() -> None:
+    # Brackets [1, 2, 3] and [4, 5]; 3, 4 and 5 have had a bye. 1 has met 2 and 3, so 1 floats
+    # down, into a last bracket where 1 is the only one without a bye: yet 2 ranks lower and can
+    # have it (1-4, 3-5).
+    players = [SwissPlayer(1, 1.0, opponents=frozenset({2, 3})),
+               SwissPlayer(2, 1.0, opponents=frozenset({1})),
+               SwissPlayer(3, 1.0, opponents=frozenset({1}), byes=1),
+               SwissPlayer(4, 0.0, byes=1), SwissPlayer(5, 0.0, byes=1)]
+    boards = pair_swiss(players)
+    assert [b.white for b in boards if b.black is None] == [2]
+    assert {frozenset((b.white, b.black)) for b in boards if b.black is not None} == {
+        frozenset((1, 4)), frozenset((3, 5))}
 
 
 def pairable(players: list[int], met: set[frozenset[int]]) -> bool:

@@ -3,6 +3,7 @@ seek expiry and background jobs across instances; one pub/sub connection per pro
 
 from __future__ import annotations
 
+import contextlib
 import time
 from pathlib import Path
 from typing import Any
@@ -226,6 +227,10 @@ def test_one_process_keeps_few_redis_connections_whatever_its_sockets(
             for socket in sockets:
                 receive_until(socket, lambda m: m.get("type") in ("state", "seeks"))
             _play_first_legal(a, matches[0]["id"], players[0][0])
+            # The worker is started without waiting for it to be ready: give it time to connect
+            # (the test failed now and then counting only the two web instances).
+            with contextlib.suppress(AssertionError):  # the assertion below says what was seen
+                wait_for(lambda: len(topology.connections_by_process()) == 3, seconds=20)
             counts = topology.connections_by_process()
         finally:
             for socket in sockets:

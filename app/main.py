@@ -12,6 +12,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
 
+from app import heap
 from app.analysis import pool as hint_pool
 from app.api.docs import install_offline_docs
 from app.api.errors import install_error_handlers
@@ -63,6 +64,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.jobs = BackgroundJobs(settings, app.state.session_factory, app.state.bus,
                                             app.state.presence)
             jobs_task = asyncio.create_task(app.state.jobs.run())
+        log.info("heap settled: %d objects frozen out of the collector's walks", heap.settle())
         yield
         identity_changes.cancel()
         if jobs_task is not None:

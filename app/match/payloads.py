@@ -6,7 +6,6 @@ spectator view. The engine snapshot (which may hold secrets) never leaves throug
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -121,28 +120,26 @@ Known = MatchRecord | MatchChange
 """What a connection may hold as "the match now": a full record (it serves a seat) or a change."""
 
 
-class SeatMessages:
-    """Each seat's ``state`` message built and encoded once per match version, whatever the
-    number of sockets showing it (the first socket of a seat pays, the others reuse the text).
+@dataclass(frozen=True, slots=True)
+class SeatMessage:
+    """A seat's encoded ``{"type": "state", ...}`` message and the clock it shows (for the
+    typed ``clock`` event that follows it). Only these two are kept: the message's dict, with
+    the whole view inside, made hundreds of thousands of objects for the garbage collector to
+    walk under load (issue 12: the fan-out's p99 was its full collections)."""
 
-    Process-wide, on the event loop; keeps the newest ``KEEP`` (match, version, seat) entries.
-    """
+    text: str
+    clock: dict[str, Any] | None
 
-    KEEP = 4096
 
-    def __init__(self) -> None:
-        self._built: OrderedDict[tuple[str, int, int | None], tuple[str, dict[str, Any]]] = \
-            OrderedDict()
-
-    def get(self, known: Known, seat: int | None) -> tuple[str, dict[str, Any]]:
-        """(encoded ``{"type": "state", ...}`` text, the same message as a dict). A change
-        gives the spectators' message only: a seat's view needs the full record."""
-        key = (known.id, known.version, seat)
-        found = self._built.get(key)
-        if found is None:
-            message = {"type": "state", **view_of(known, seat)}
-            found = (orjson.dumps(message).decode(), message)
-            self._built[key] = found
-            if len(self._built) > self.KEEP:
-                self._built.popitem(last=False)
-        return found
+def seat_message(known: Known, seat: int | None) -> SeatMessage:
+    """The ``state`` message for ``seat`` (``None``: spectators), built and encoded once per
+    match version whatever the number of sockets showing it: the first socket of a seat pays,
+    the others reuse the text. Kept on the shared record or change itself (see
+    ``SharedMatches``), so it goes when no connection shows that version any more. A change
+    gives the spectators' message only: a seat's view needs the full record. On the loop only."""
+    built = known.built_messages
+    found = built.get(seat)
+    if found is None:
+        message = {"type": "state", **view_of(known, seat)}
+        found = built[seat] = SeatMessage(orjson.dumps(message).decode(), message.get("clock"))
+    return found

@@ -50,6 +50,13 @@ class MatchHeader:
     tournament: str | None = None
     sealed: bool = False  # only its seated players may see it (app/match/sealing.py)
 
+    @cached_property
+    def built_messages(self) -> dict[Any, Any]:
+        """What connections built from this version of the match, by seat (``payloads.
+        seat_message``): it lives exactly as long as the record or change it came from, which
+        the process shares between its connections and drops with the last one."""
+        return {}
+
     def seat_of(self, user_id: int | None) -> int | None:
         """The first seat this user holds (a user may hold several only in a self-play test)."""
         if user_id is None:

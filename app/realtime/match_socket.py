@@ -3,7 +3,7 @@ change, and the seat's own moves.
 
 On connect the client gets ``{type: "state", ply, ...match}``; after every committed change it gets
 the new state for its own seat (built once per version and seat for all sockets, see
-``SeatMessages``). Clients may send:
+``payloads.seat_message``). Clients may send:
 - ``{"type": "move", "move": "c3-d4", "ply": N, "id": tag}`` (seated players): answered on this
   socket by ``{"type": "ack", "id", "ply"}`` or ``{"type": "error", "id", "code", "message"}``
   with exactly the REST guards and codes (stale_ply, not_your_turn, illegal_move, time_out…);
@@ -43,7 +43,7 @@ from app import ratelimit
 from app.auth import bearer_token, resolve_viewer_async
 from app.db.one_hop import is_busy_error
 from app.match import sealing
-from app.match.payloads import Known, SeatMessages
+from app.match.payloads import Known, seat_message
 from app.match.records import MatchRecord
 from app.match.service import MatchService
 from app.realtime.bus import QUEUE_SIZE, Receiver, publish_match
@@ -126,23 +126,18 @@ async def play_from_socket(websocket: WebSocket, match_id: str, viewer: Identity
     return {"type": "ack", "id": tag, "ply": record.ply, "version": record.version}
 
 
-def change_events(previous: Known, current: Known, state: dict[str, Any]
+def change_events(previous: Known, current: Known, clock: dict[str, Any] | None
                   ) -> list[dict[str, Any]]:
-    """Typed events after a state message, for clients that only care about one thing."""
+    """Typed events after a state message (whose clock is ``clock``), for clients that only
+    care about one thing."""
     events = []
-    if state.get("clock") is not None:
-        events.append({"type": "clock", "ply": current.ply, **state["clock"]})
+    if clock is not None:
+        events.append({"type": "clock", "ply": current.ply, **clock})
     if (previous.offers or {}) != (current.offers or {}):
         events.append({"type": "offer", "ply": current.ply, "offers": current.offers or {}})
     if current.status != previous.status and current.status in ("finished", "aborted"):
         events.append({"type": "result", "status": current.status, "result": current.result})
     return events
-
-
-def seat_messages(state: Any) -> SeatMessages:
-    if not hasattr(state, "seat_messages"):
-        state.seat_messages = SeatMessages()
-    return state.seat_messages
 
 
 async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
@@ -164,16 +159,13 @@ class SocketFeed(Receiver):
         "feed",
         "latest",
         "load",
-        "messages",
         "presence",
         "seat",
         "websocket",
     )
 
-    def __init__(self, websocket: WebSocket, messages: SeatMessages,
-                 load: Callable[[], Awaitable[MatchRecord]]) -> None:
+    def __init__(self, websocket: WebSocket, load: Callable[[], Awaitable[MatchRecord]]) -> None:
         self.websocket = websocket
-        self.messages = messages
         self.load = load
         self.feed: MatchFeed | None = None
         self.presence: Presence | None = None
@@ -248,9 +240,9 @@ class SocketFeed(Receiver):
             self.seat = seat
             if self.presence is not None and self.connection is not None:
                 self.connection = self.presence.reseat(self.connection, seat)
-        text, state = self.messages.get(incoming, self.seat)
-        await websocket.send_text(text)
-        for event in change_events(latest, incoming, state):
+        message = seat_message(incoming, self.seat)
+        await websocket.send_text(message.text)
+        for event in change_events(latest, incoming, message.clock):
             await websocket.send_json(event)
 
 
@@ -304,7 +296,6 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
     viewer_id = viewer.id if viewer else None
     state = websocket.app.state
     shared = shared_matches(state)
-    messages = seat_messages(state)
 
     async def load() -> MatchRecord:
         record = await run_in_threadpool(_load_record, websocket, match_id)
@@ -312,7 +303,7 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
             raise NotFound(f"There is no match {match_id!r}.", code="no_match")
         return shared.record(record)
 
-    socket = SocketFeed(websocket, messages, load)
+    socket = SocketFeed(websocket, load)
     feed = socket.feed = MatchFeed(state.bus, match_id, viewer_id, shared, socket)
     presence = socket.presence = state.presence
     try:
@@ -330,7 +321,7 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
         await feed.settle(first)
         socket.seat = first.seat_of(viewer_id)
         socket.connection = presence.connect(viewer_id, match_id, socket.seat)
-        await websocket.send_text(messages.get(first, socket.seat)[0])
+        await websocket.send_text(seat_message(first, socket.seat).text)
         socket.start(first)
         del first  # the socket's latest from now on: an old version must not stay alive here
         await answer_client(websocket, socket, match_id, viewer)
@@ -358,5 +349,4 @@ async def answer_client(websocket: WebSocket, socket: SocketFeed, match_id: str,
                 await play_from_socket(websocket, match_id, viewer, message))
         elif kind == "sync":
             with contextlib.suppress(NotFound):
-                await websocket.send_text(socket.messages.get(await socket.load(),
-                                                              socket.seat)[0])
+                await websocket.send_text(seat_message(await socket.load(), socket.seat).text)

@@ -126,3 +126,62 @@ def test_closing_every_socket_leaves_no_structure_behind(database_url: str) -> N
             await serving
 
     run_async(scenario)
+
+
+def _state_messages_alive() -> int:
+    """Built ``state`` messages (dicts with a view) the process still holds."""
+    gc.collect()
+    return sum(1 for thing in gc.get_objects()
+               if type(thing) is dict and thing.get("type") == "state" and "view" in thing)
+
+
+def test_state_messages_of_past_versions_are_not_kept(database_url: str) -> None:
+    """Sockets showing a match keep no built message of versions they have moved past: a cache of
+    every (match, version, seat) message, views included, grew by hundreds of thousands of
+    objects under load, and the collector's full walks over them were the fan-out's p99."""
+    app = create_app(Settings(database_url=database_url, secret_key="test-secret",
+                              background_jobs="off", bots_enabled=False))
+    port = _free_port()
+    base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+    moves = 24
+
+    async def scenario() -> None:
+        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                               log_level="warning", ws_per_message_deflate=False))
+        serving = asyncio.create_task(server.serve())
+        await _until(lambda: server.started)
+        sockets: list[ClientConnection] = []
+        try:
+            async with httpx.AsyncClient(base_url=base, timeout=10) as http:
+                guests = [(await http.post("/api/v1/guests", json={"name": name})).json()
+                          for name in ("Alice", "Bob")]
+                match_id = (await http.post(
+                    "/api/v1/matches", json={"game": "stairs", "seat": 0},
+                    headers={"Authorization": f"Bearer {guests[0]['token']}"})).json()["id"]
+                joined = await http.post(f"/api/v1/matches/{match_id}/join", headers={
+                    "Authorization": f"Bearer {guests[1]['token']}"})
+                assert joined.status_code == 200, joined.text
+                for token in (guests[0]["token"], guests[1]["token"], None, None):
+                    query = f"?token={token}" if token else ""
+                    sockets.append(await connect(f"{ws_base}/api/v1/matches/{match_id}/ws{query}"))
+                states = [await _state_at(ws, 0) for ws in sockets]
+                for ply in range(moves):
+                    mover = states[0]["to_move"]
+                    assert states[mover]["legal_moves"], states[mover]
+                    await sockets[mover].send(json.dumps(
+                        {"type": "move", "move": states[mover]["legal_moves"][0], "ply": ply}))
+                    states = [await _state_at(ws, ply + 1) for ws in sockets]
+                    if states[0]["status"] != "active":
+                        break
+                played = states[0]["ply"]
+                assert played >= 10, "the test needs a game of some length"
+                del states  # this test's own copies, decoded from the sockets
+                # Three seats' forms (two players, spectators) of the version shown, at most.
+                assert _state_messages_alive() <= 3, f"{_state_messages_alive()} after {played}"
+        finally:
+            for ws in sockets:
+                await ws.close()
+            server.should_exit = True
+            await serving
+
+    run_async(scenario)

@@ -77,7 +77,7 @@ class OfferService:
         if self._everyone_agrees(match, agreed):
             return self._carry_out(match, kind, seat)
         offers[kind] = sorted(agreed)
-        return self.matches._commit(match, {"offers": offers})
+        return self.matches.commit(match, {"offers": offers})
 
     def accept(self, match_id: str, user: Identity, kind: str) -> MatchRecord:
         match = store.read(self.session, match_id, lock=True)
@@ -95,7 +95,7 @@ class OfferService:
         if kind not in offers:
             raise Conflict(f"There is no {kind} offer.", code="no_offer")
         del offers[kind]
-        return self.matches._commit(match, {"offers": offers})
+        return self.matches.commit(match, {"offers": offers})
 
     def _everyone_agrees(self, match: store.AnyMatch, agreed: set[int]) -> bool:
         still_in = {s for s in range(match.num_seats) if s not in (match.eliminated or [])}
@@ -116,7 +116,7 @@ class OfferService:
                 result = store.state_of(match).score_now().to_json()  # type: ignore[attr-defined]
                 result["details"] = {**result.get("details", {}), "scored_by": result["reason"]}
                 result["reason"] = results.AGREED_END
-            return self.matches._commit(match, {"status": "finished", "result": result,
+            return self.matches.commit(match, {"status": "finished", "result": result,
                                                 "finished_at": moment, "deadline_at": None,
                                                 "offers": offers})
         if kind == "takeback":
@@ -137,7 +137,7 @@ class OfferService:
             clock["turn_started_at"] = now().isoformat()
         previous = self.session.scalar(select(Move).where(Move.match_id == match.id,
                                                           Move.ply == keep)) if keep else None
-        return self.matches._commit(
+        return self.matches.commit(
             match, {"ply": keep, "snapshot": state.to_json(), "offers": offers, "clock": clock,
                     "deadline_at": clocks.deadline(match.time_control, clock, state.to_move)},
             delete_after_ply=keep,
@@ -161,7 +161,7 @@ class OfferService:
             self.session.rollback()
             raise Conflict("This game already has a rematch.", code="rematch_exists") from None
         offers["rematch_match"] = fresh.id
-        record = self.matches._commit(match, {"offers": offers})
+        record = self.matches.commit(match, {"offers": offers})
         self.matches.announce(fresh)
         return record
 

@@ -91,6 +91,11 @@ class MatchRecord(MatchHeader):
         answer and every seat's view of one move all read it (states are immutable)."""
         return registry.get(self.game).from_json(self.snapshot)
 
+    def prime_state(self, state: State) -> None:
+        """Give the record the state its snapshot was made from (``state.to_json()`` is
+        ``self.snapshot``), so :attr:`state` is not rebuilt by parsing it back."""
+        self.__dict__["state"] = state
+
 
 def iso(moment: datetime | None) -> str | None:
     return None if moment is None else moment.isoformat() + "Z"

@@ -197,8 +197,11 @@ class MatchService:
         self.publish(record)
         return record
 
-    def _commit(self, match: store.AnyMatch, values: dict[str, Any],
-                moves: list[dict[str, Any]] | None = None, **options: Any) -> MatchRecord:
+    def commit(self, match: store.AnyMatch, values: dict[str, Any],
+               moves: list[dict[str, Any]] | None = None, **options: Any) -> MatchRecord:
+        """Apply a change to a match read in this session (``store.commit``: the version read
+        must still be current, else 409 ``stale_ply`` and nothing changes) and publish it.
+        The one way offers, clocks and moves change a match."""
         record = store.commit(self.session, match, values, moves, **options)
         self.publish(record)
         return record
@@ -241,7 +244,7 @@ class MatchService:
 
     def _progress(self, match: store.AnyMatch, state: State, played: list[tuple[int, str]],
                   moment: datetime, eliminated: list[int]
-                  ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+                  ) -> tuple[dict[str, Any], list[dict[str, Any]], State]:
         """Values and move rows after ``played`` moves: automatic moves (forced, or for seats
         that left), clocks, the next deadline, and the result when the game (or the field) ends."""
         clock, rows = match.clock, []
@@ -273,7 +276,7 @@ class MatchService:
                        "deadline_at": None}
         else:
             values["deadline_at"] = clocks.deadline(match.time_control, clock, state.to_move)
-        return values, rows
+        return values, rows, state
 
     def play(self, match_id: str, user: Identity, move: str, expected_ply: int,
              seat: int | None = None) -> MatchRecord:
@@ -298,9 +301,9 @@ class MatchService:
             following = state.play(canonical)
         except IllegalMove as error:
             raise why.illegal_move_error(state.game_id, error) from None
-        values, rows = self._progress(match, following, [(seat, canonical)],
-                                      moment, list(match.eliminated or []))
-        return self._commit(match, values, rows)
+        values, rows, after = self._progress(match, following, [(seat, canonical)],
+                                             moment, list(match.eliminated or []))
+        return self.commit(match, values, rows, state=after)
 
     def resign(self, match_id: str, user: Identity) -> MatchRecord:
         """Two players: the other wins. More: the resigning seat is ranked last and its remaining
@@ -317,12 +320,13 @@ class MatchService:
         eliminated = [*(match.eliminated or []), seat]
         if clock is not None:
             match.clock = clock  # the flagged clock, written with the other values below
-        values, rows = self._progress(match, store.state_of(match), [], moment, eliminated)
+        values, rows, after = self._progress(match, store.state_of(match), [], moment,
+                                             eliminated)
         if values.get("status") == "finished":
             values["result"]["reason"] = reason
             values["result"]["details"] = {**values["result"].get("details", {}),
                                            "out": eliminated}
-        return self._commit(match, values, rows)
+        return self.commit(match, values, rows, state=after)
 
     def berserk(self, match_id: str, user: Identity) -> MatchRecord:
         """The user's seat halves its clock and plays without increment (an arena's berserk):
@@ -334,7 +338,7 @@ class MatchService:
         if clock is None:
             raise Conflict("Berserk is for a real-time game, once, before your first move.",
                            code="cannot_berserk")
-        return self._commit(match, {"clock": clock})
+        return self.commit(match, {"clock": clock})
 
     def flag(self, match_id: str) -> MatchRecord | None:
         """The player to move has run out of time (at the stored deadline, even if found late).
@@ -345,7 +349,7 @@ class MatchService:
         state = store.state_of(match)
         moment = match.deadline_at
         if not (match.clock or {}).get("running", False):
-            return self._commit(match, {"status": "aborted", "deadline_at": None,
+            return self.commit(match, {"status": "aborted", "deadline_at": None,
                                         "finished_at": moment, "updated_at": moment})
         assert state.to_move is not None
         clock = dict(match.clock or {})
@@ -368,9 +372,9 @@ class MatchService:
             raise Conflict(f"Your opponent may still come back: try again in {left:.0f} s.",
                            code="cannot_claim")
         eliminated = [*(match.eliminated or []), *others]
-        values, rows = self._progress(match, store.state_of(match), [], now(), eliminated)
+        values, rows, after = self._progress(match, store.state_of(match), [], now(), eliminated)
         values["result"]["reason"] = results.OPPONENT_LEFT
-        return self._commit(match, values, rows)
+        return self.commit(match, values, rows, state=after)
 
     def abort(self, match_id: str, user: Identity) -> MatchRecord:
         """Call a match off before every seat has moved: no result, no rating."""
@@ -382,7 +386,7 @@ class MatchService:
         if match.status == "active" and len(movers) >= match.num_seats:
             raise Conflict("Everyone has moved: resign instead of aborting.", code="cannot_abort")
         moment = now()
-        return self._commit(match, {"status": "aborted", "deadline_at": None,
+        return self.commit(match, {"status": "aborted", "deadline_at": None,
                                     "finished_at": moment, "updated_at": moment})
 
 

@@ -215,9 +215,12 @@ def _record_after(before: MatchRecord, values: dict[str, Any],
 
 def commit(session: Session, match: AnyMatch, values: dict[str, Any],
            moves: list[dict[str, Any]] | None = None, *, delete_after_ply: int | None = None,
-           last_move_after: dict[str, Any] | None = None) -> MatchRecord:
+           last_move_after: dict[str, Any] | None = None, state: State | None = None
+           ) -> MatchRecord:
     """Apply ``values`` if nobody changed the match since it was read (its version), append
     ``moves`` (dicts of Move columns), rate a rated game that just finished, and commit.
+    ``state``: the engine state whose ``to_json()`` is ``values["snapshot"]``, given to the new
+    record so nobody parses the snapshot back (once per move: the publisher, the seats' views).
 
     Raises Conflict ``stale_ply`` and changes nothing when another change got there first.
     """
@@ -246,6 +249,8 @@ def commit(session: Session, match: AnyMatch, values: dict[str, Any],
     after = _record_after(before, values, moves or [])
     if last_move_after is not None or delete_after_ply is not None:
         after = replace(after, last_move=last_move_after)
+    if state is not None:
+        after.prime_state(state)
     return after
 
 

@@ -9,6 +9,7 @@ revocation, renames), and other instances learn of it through the bus (see ``lis
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import threading
 import time
@@ -17,7 +18,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection, Request
 
 from app.services import identity
@@ -183,7 +183,7 @@ async def resolve_viewer_async(connection: HTTPConnection) -> Identity | None:
     that opens and closes its own session (so no connection is held across thread hops)."""
     if _answerable_from_cache(connection):
         return resolve_viewer(connection)
-    return await run_in_threadpool(resolve_viewer, connection)
+    return await asyncio.to_thread(resolve_viewer, connection)
 
 
 def require_user(request: Request, viewer: Identity | None) -> Identity:

@@ -14,6 +14,7 @@ import contextlib
 import logging
 import signal
 
+from app.db.one_hop import limit_worker_threads
 from app.db.session import make_engine, make_session_factory
 from app.jobs.runner import BackgroundJobs
 from app.realtime.bus import EventBus, InProcessBus
@@ -28,6 +29,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     engine = make_engine(settings.database_url, settings.db_pool_size)
     session_factory = make_session_factory(engine)
     loop = asyncio.get_running_loop()
+    limit_worker_threads(settings.db_pool_size)
     bus: EventBus
     presence: Presence
     if settings.redis_url:

@@ -3,11 +3,11 @@ includes this router). Thin: the rules live in app/analysis/."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
-from starlette.concurrency import run_in_threadpool
 
 from app.analysis import board, compute, pool, signed
 from app.analysis.hints import hint_position
@@ -163,7 +163,7 @@ async def board_hint(body: BoardIn, request: Request) -> dict[str, Any]:
             raise Conflict("The game is over.", code="game_over")
         return start.game, state.to_json(), len(line.moves)
 
-    game, snapshot, ply = await run_in_threadpool(load)
+    game, snapshot, ply = await asyncio.to_thread(load)
     move = await pool.run_in_pool(request.app, compute.hint, game, snapshot, ply)
     return {"move": move}
 
@@ -177,7 +177,7 @@ async def match_hint(match_id: str, request: Request, user: CurrentUser) -> dict
         with request.app.state.session_factory() as session:
             return hint_position(session, match_id, user)
 
-    game, snapshot = await run_in_threadpool(load)
+    game, snapshot = await asyncio.to_thread(load)
     move = await pool.run_in_pool(request.app, compute.hint, game, snapshot, 0)
     return {"move": move}
 

@@ -18,7 +18,6 @@ from typing import Any
 
 from fastapi import APIRouter, Request, WebSocket
 from fastapi.responses import StreamingResponse
-from starlette.concurrency import run_in_threadpool
 
 from app.api.deps import CurrentUser, Viewer
 from app.api.messages import PROTOCOL_VERSION
@@ -119,7 +118,7 @@ async def account_events(app: Any, user: Identity) -> Events:
     async with contextlib.AsyncExitStack() as stack:
         personal = await stack.enter_async_context(bus.subscribe(user_channel(user.id)))
         live = await stack.enter_async_context(bus.subscribe(LIVE_CHANNEL))
-        records, challenges = await run_in_threadpool(_account_start, app, user)
+        records, challenges = await asyncio.to_thread(_account_start, app, user)
         for record in records:
             for event in tracker.events_for(record):
                 yield event
@@ -165,7 +164,7 @@ async def _socket_viewer(websocket: WebSocket) -> Identity | None:
             return resolve_viewer(websocket, session)
 
     try:
-        viewer = await run_in_threadpool(resolve)
+        viewer = await asyncio.to_thread(resolve)
     except Unauthenticated as error:
         viewer, code, message = None, error.code, error.message
     else:
@@ -217,7 +216,7 @@ async def match_events(app: Any, match_id: str, viewer: Identity | None,
     shared = shared_matches(app.state)
 
     async def load() -> MatchRecord:
-        return shared.record(await run_in_threadpool(_load_record, app, match_id))
+        return shared.record(await asyncio.to_thread(_load_record, app, match_id))
 
     async with MatchFeed(app.state.bus, match_id, viewer_id, shared) as feed:
         record = await load()  # nothing missed since: the feed is subscribed
@@ -274,6 +273,6 @@ async def stream_match(match_id: str, request: Request, viewer: Viewer) -> Strea
     `offer`, `opponentGone` (real-time games: with the seconds until you may claim the win) and
     `gameFinish`, after which the stream ends. Play with `POST /api/v1/matches/{id}/moves`.
     403 `match_sealed`: see `GET /matches/{id}`."""
-    first = await run_in_threadpool(_load_record, request.app, match_id)  # 404 no_match
+    first = await asyncio.to_thread(_load_record, request.app, match_id)  # 404 no_match
     sealing.require_visible(first, viewer.id if viewer else None)  # 403 match_sealed
     return _stream(lambda: match_events(request.app, match_id, viewer, first), request)

@@ -7,18 +7,20 @@ waiting for a connection and every connection waiting for a thread, nothing move
 - ``OneHopRoute`` runs each sync endpoint as a coroutine making exactly one thread hop, in
   which it also closes its session(s), so the connection is back in the pool before the
   response is validated (on the event loop) or anything else waits;
-- worker threads are capped at the pool size (``limit_worker_threads``), so a thread never waits
-  for a connection;
+- every hop of the app's own goes to one thread pool, the loop's default executor, capped at the
+  pool size (``limit_worker_threads``), so a thread never waits for a connection;
 - ``AdmissionLimit`` answers 503 ``server_busy`` at once when too many requests are queued, and
   a pool or SQLite lock timeout is also a 503, never a 500.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import inspect
 import json
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import anyio.to_thread
@@ -70,7 +72,7 @@ def _closing(endpoint: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(endpoint)
     async def run(*args: Any, **kwargs: Any) -> Any:
-        return await anyio.to_thread.run_sync(functools.partial(call, *args, **kwargs))
+        return await asyncio.to_thread(call, *args, **kwargs)
 
     run._closes_sessions = True  # type: ignore[attr-defined]
     return run
@@ -87,7 +89,7 @@ def _closing_async(endpoint: Callable[..., Any]) -> Callable[..., Any]:
         finally:
             for session in _sessions_in(kwargs):
                 if session.in_transaction():
-                    await anyio.to_thread.run_sync(session.close)
+                    await asyncio.to_thread(session.close)
                 else:
                     session.close()
 
@@ -114,7 +116,16 @@ def closes_sessions(endpoint: Callable[..., Any]) -> bool:
 
 
 def limit_worker_threads(threads: int) -> None:
-    """Cap anyio's worker threads (endpoints, run_in_threadpool) at the connection pool size."""
+    """The running loop's thread hops, capped at the connection pool size.
+
+    The app's own hops (endpoints, sockets, streams, background jobs) all go through
+    ``asyncio.to_thread``, i.e. the loop's default executor, set here to ``threads`` workers.
+    anyio's worker threads, which a request paid for with a ``queue.Queue`` hand-over in Python
+    (profiled under socket moves: ~12 % of the server's samples in the loop thread, most of it
+    ``Condition.notify``), are only left to Starlette's own uses (static files, forms), capped
+    at the same number."""
+    asyncio.get_running_loop().set_default_executor(
+        ThreadPoolExecutor(threads, thread_name_prefix="stepwell-db"))
     anyio.to_thread.current_default_thread_limiter().total_tokens = threads
 
 

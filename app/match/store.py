@@ -7,7 +7,8 @@ move rows with Core statements, then builds the new record from what it just wro
 re-reading. A move therefore costs three statements: read, update, insert (plus the ratings,
 once, when a rated game ends).
 
-Why Core on the move path: profiled under load, the ORM's joined load (identity map, instance
+Why Core on the move path (statements on the session's connection, not through the ORM's
+``Session.execute``): profiled under load, the ORM's joined load (identity map, instance
 states, collection loaders) and its bulk UPDATE/INSERT compilation were the largest share of
 the server's CPU per move after the database driver itself.
 """
@@ -116,7 +117,7 @@ _GUARDED_UPDATE = update(MATCHES).where(MATCHES.c.id == bindparam("w_id"),
 
 
 def _lock(session: Session, match_id: str) -> None:
-    session.execute(_LOCK, {"match_id": match_id})
+    session.connection().execute(_LOCK, {"match_id": match_id})
 
 
 def read(session: Session, match_id: str, *, lock: bool = False) -> MatchRow:
@@ -124,7 +125,7 @@ def read(session: Session, match_id: str, *, lock: bool = False) -> MatchRow:
     see :func:`load` for why the lock is a statement of its own)."""
     if lock:
         _lock(session, match_id)
-    rows = session.execute(_READ, {"match_id": match_id}).all()
+    rows = session.connection().execute(_READ, {"match_id": match_id}).all()
     if not rows:
         raise NotFound(f"There is no match {match_id!r}.", code="no_match")
     first = rows[0]
@@ -189,7 +190,7 @@ def start_if_full(match: Match) -> None:
 def last_move(session: Session, match: AnyMatch) -> dict[str, Any] | None:
     if match.ply == 0:
         return None
-    row = session.execute(_LAST_MOVE, {"match_id": match.id, "ply": match.ply}).first()
+    row = session.connection().execute(_LAST_MOVE, {"match_id": match.id, "ply": match.ply}).first()
     return None if row is None else {"ply": row.ply, "seat": row.seat, "move": row.move}
 
 
@@ -226,17 +227,18 @@ def commit(session: Session, match: AnyMatch, values: dict[str, Any],
     """
     before = record_of(match, None if moves else last_move(session, match))
     values = {"updated_at": now(), **values, "version": match.version + 1}
-    updated = session.execute(_GUARDED_UPDATE,
-                              {**values, "w_id": match.id, "w_version": match.version})
+    connection = session.connection()
+    updated = connection.execute(_GUARDED_UPDATE,
+                                 {**values, "w_id": match.id, "w_version": match.version})
     if updated.rowcount != 1:
         session.rollback()
         raise Conflict("The match changed meanwhile: refresh and try again.", code="stale_ply")
     try:
         if delete_after_ply is not None:
-            session.execute(delete(MOVES).where(MOVES.c.match_id == match.id,
-                                                MOVES.c.ply > delete_after_ply))
+            connection.execute(delete(MOVES).where(MOVES.c.match_id == match.id,
+                                                   MOVES.c.ply > delete_after_ply))
         if moves:
-            session.execute(insert(MOVES), moves)
+            connection.execute(insert(MOVES), moves)
         if values.get("status") == "finished":
             model = session.get(Match, match.id, populate_existing=True)
             assert model is not None

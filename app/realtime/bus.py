@@ -16,6 +16,18 @@ from app.match.payloads import MatchChange
 from app.match.records import MatchRecord
 
 QUEUE_SIZE = 64
+LOCAL_RECORD = "_record"
+"""Key of a ``record`` message that only this process's subscribers see: the
+:class:`MatchRecord` object itself, engine state already built, so a process serving its own
+players' moves does not parse back the snapshot it has just written. Never encoded (a bus that
+sends messages elsewhere drops it: ``wire_form``)."""
+
+
+def wire_form(message: dict[str, Any]) -> dict[str, Any]:
+    """The message as it leaves the process: without its local-only object."""
+    if LOCAL_RECORD in message:
+        return {k: v for k, v in message.items() if k != LOCAL_RECORD}
+    return message
 Inbox = asyncio.Queue[dict[str, Any]]
 """Where a subscription's messages land. A connection following several channels passes one
 inbox to each ``subscribe`` and reads them all from it, with one task (issue 12: memory per
@@ -157,4 +169,4 @@ def publish_match(bus: EventBus, record: MatchRecord) -> None:
     change = {"type": "change", "change": MatchChange.of(record, data).to_json()}
     bus.publish(match_channel(record.id), change)
     bus.publish(LIVE_CHANNEL, change)
-    bus.publish(seats_channel(record.id), {"type": "record", "record": data})
+    bus.publish(seats_channel(record.id), {"type": "record", "record": data, LOCAL_RECORD: record})

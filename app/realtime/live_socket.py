@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
-from starlette.concurrency import run_in_threadpool
 
 from app.match.payloads import live_item
 from app.match.records import MatchHeader
@@ -32,7 +32,7 @@ async def seat_ratings_of(websocket: WebSocket, record: MatchHeader) -> dict[int
 
         if len(cache) >= RATINGS_KEPT:
             cache.clear()
-        cache[record.id] = await run_in_threadpool(load)
+        cache[record.id] = await asyncio.to_thread(load)
     return cache[record.id]
 
 

@@ -8,7 +8,6 @@ import contextlib
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
-from starlette.concurrency import run_in_threadpool
 
 from app.auth import resolve_viewer
 from app.match.service import MatchService
@@ -34,7 +33,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
     bus = websocket.app.state.bus
     async with contextlib.AsyncExitStack() as stack:
         lobby_events = await stack.enter_async_context(bus.subscribe(LOBBY_CHANNEL))
-        viewer, seeks, token_ok = await run_in_threadpool(_viewer_and_seeks, websocket)
+        viewer, seeks, token_ok = await asyncio.to_thread(_viewer_and_seeks, websocket)
         await websocket.accept()
         if not token_ok:
             await websocket.send_json({"type": "error", "code": "invalid_token",

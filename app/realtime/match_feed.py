@@ -20,7 +20,15 @@ from typing import Any
 
 from app.match.payloads import Known, MatchChange
 from app.match.records import MatchRecord
-from app.realtime.bus import EventBus, Receiver, Sink, match_channel, new_inbox, seats_channel
+from app.realtime.bus import (
+    LOCAL_RECORD,
+    EventBus,
+    Receiver,
+    Sink,
+    match_channel,
+    new_inbox,
+    seats_channel,
+)
 from app.realtime.chat_feed import subscribed_rooms
 from app.services.chat import chat_channel
 
@@ -57,7 +65,7 @@ class SharedMatches:
         if message["type"] == "record":
             data = message["record"]
             return self._share(("record", data["id"], data["version"]),
-                               lambda: MatchRecord.from_json(data))
+                               lambda: message.get(LOCAL_RECORD) or MatchRecord.from_json(data))
         data = message["change"]
         return self._share(("change", data["id"], data["version"]),
                            lambda: MatchChange.from_json(data))

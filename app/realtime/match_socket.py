@@ -33,7 +33,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from itsdangerous.exc import BadSignature
-from starlette.concurrency import run_in_threadpool
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -117,7 +116,7 @@ async def play_from_socket(websocket: WebSocket, match_id: str, viewer: Identity
     # An illegal move's reason comes in the player's language (the HTTP middleware skips sockets).
     language = i18n.current_language.set(i18n.choose_language(websocket))
     try:
-        record = await run_in_threadpool(_play, websocket, match_id, viewer, move, ply)
+        record = await asyncio.to_thread(_play, websocket, match_id, viewer, move, ply)
     except ServiceError as error:
         return {"type": "error", "id": tag, "code": error.code, "message": error.message,
                 **error.extra}
@@ -298,7 +297,7 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
     shared = shared_matches(state)
 
     async def load() -> MatchRecord:
-        record = await run_in_threadpool(_load_record, websocket, match_id)
+        record = await asyncio.to_thread(_load_record, websocket, match_id)
         if record is None:
             raise NotFound(f"There is no match {match_id!r}.", code="no_match")
         return shared.record(record)

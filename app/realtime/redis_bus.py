@@ -29,7 +29,7 @@ import orjson
 import redis.asyncio as aioredis
 from redis.asyncio.connection import BlockingConnectionPool
 
-from app.realtime.bus import Inbox, Sink, deliver, new_inbox, read
+from app.realtime.bus import Inbox, Sink, deliver, new_inbox, read, wire_form
 
 PREFIX = "stepwell:"
 COMMAND_CONNECTIONS = 2
@@ -111,7 +111,7 @@ class RedisBus:
         if loop is None or loop.is_closed() or self._outbox is None:
             return  # not serving yet (no subscriber anywhere in this process could exist)
         key = self.prefix + channel
-        data = orjson.dumps(message)
+        data = orjson.dumps(wire_form(message))
         try:
             running = asyncio.get_running_loop()
         except RuntimeError:

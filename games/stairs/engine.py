@@ -82,6 +82,7 @@ class StairsState(State):
         "_seat_colours",
         "_swap_option",
         "_tops",
+        "_view",
     )
 
     def __init__(
@@ -107,6 +108,7 @@ class StairsState(State):
         self._heights = heights if heights is not None else tuple(len(s) for s in board)
         self._tops = tops if tops is not None else tuple(s[-1] if s else EMPTY for s in board)
         self._actions: dict[str, tuple[int, int] | str] | None = None
+        self._view: dict[str, Any] | None = None
         self._over = False
 
     # ----- move generation (cached) -------------------------------------------------------------
@@ -377,7 +379,16 @@ class StairsState(State):
     # ----- serialisation ------------------------------------------------------------------------
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """Everything the board renderer needs; Stairs has no secrets: all seats see the same."""
+        """Everything the board renderer needs; Stairs has no secrets: all seats see the same
+        position, so it is built once per state and each seat's view only adds whose it is (a
+        server builds it for both players and the spectators after every move)."""
+        shared = self._view
+        if shared is None:
+            shared = self._view = self._position_view()
+        colours = shared["colours"]
+        return {**shared, "seat": seat, "your_colour": None if seat is None else colours[seat]}
+
+    def _position_view(self) -> dict[str, Any]:
         actions = self._legal()
         movable: dict[str, list[str]] = {}
         clicks: dict[str, dict[str, str]] = {}  # what a click plays: piece -> destination -> move
@@ -399,8 +410,6 @@ class StairsState(State):
             "board": [[PIECE_LETTERS[c] for c in stack] for stack in self._board],
             "heights": list(self._heights),
             "colours": colours,
-            "seat": seat,
-            "your_colour": None if seat is None else colours[seat],
             "to_move": self.to_move,
             "colour_to_move": None if self._over else COLOUR_NAMES[self._colour],
             "legal_moves": list(actions),

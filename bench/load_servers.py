@@ -202,7 +202,8 @@ class Server:
             return None
         target = folder / f"profile-{self.label.replace(' ', '_')}-{int(time.time())}.txt"
         subprocess.run([spy, "record", "--pid", str(self.pid), "--duration", str(max(1, int(seconds))),
-                        "--format", "raw", "--rate", "400", "--nonblocking", "--gil", "--output", str(target)],
+                        "--format", "raw", "--rate", "400", "--nonblocking", "--gil",
+                        "--output", str(target)],
                        capture_output=True, timeout=seconds + 60, check=False)
         if not target.exists():
             return None

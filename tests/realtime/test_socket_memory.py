@@ -9,9 +9,11 @@ entry, no socket object, no task. Structures, not RSS: RSS depends on the alloca
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import json
 import socket
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -47,6 +49,22 @@ async def _state_at(ws: ClientConnection, ply: int, status: str | None = None) -
             return message
 
 
+@contextlib.asynccontextmanager
+async def _serving(app: Any, port: int, sockets: list[ClientConnection]) -> AsyncIterator[None]:
+    """A uvicorn server for ``app`` while the block runs; ``sockets`` closed before it stops."""
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning", ws_per_message_deflate=False))
+    serving = asyncio.create_task(server.serve())
+    await _until(lambda: server.started)
+    try:
+        yield
+    finally:
+        for ws in sockets:
+            await ws.close()
+        server.should_exit = True
+        await serving
+
+
 async def _until(check: Any, seconds: float = 10.0) -> None:
     for _ in range(int(seconds / 0.05)):
         if check():
@@ -61,69 +79,59 @@ def test_closing_every_socket_leaves_no_structure_behind(database_url: str) -> N
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
 
     async def scenario() -> None:
-        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                               log_level="warning", ws_per_message_deflate=False))
-        serving = asyncio.create_task(server.serve())
-        await _until(lambda: server.started)
         state, sockets = app.state, []
-        try:
-            async with httpx.AsyncClient(base_url=base, timeout=10) as http:
-                guests = [(await http.post("/api/v1/guests", json={"name": name})).json()
-                          for name in ("Alice", "Bob")]
-                alice, bob = ({"Authorization": f"Bearer {g['token']}"} for g in guests)
-                first = (await http.post("/api/v1/matches", json={"game": "stairs", "seat": 0},
-                                         headers=alice)).json()["id"]
-                other = (await http.post("/api/v1/matches", json={"game": "stairs", "seat": 0},
-                                         headers=bob)).json()["id"]
-                await asyncio.sleep(0.1)
-                channels = state.bus.subscriber_count()
-                tasks = len(asyncio.all_tasks())
+        async with _serving(app, port, sockets), httpx.AsyncClient(base_url=base, timeout=10) as http:
+            guests = [(await http.post("/api/v1/guests", json={"name": name})).json()
+                      for name in ("Alice", "Bob")]
+            alice, bob = ({"Authorization": f"Bearer {g['token']}"} for g in guests)
+            first = (await http.post("/api/v1/matches", json={"game": "stairs", "seat": 0},
+                                     headers=alice)).json()["id"]
+            other = (await http.post("/api/v1/matches", json={"game": "stairs", "seat": 0},
+                                     headers=bob)).json()["id"]
+            await asyncio.sleep(0.1)
+            channels = state.bus.subscriber_count()
+            tasks = len(asyncio.all_tasks())
 
-                async def open_socket(match_id: str, token: str | None = None) -> ClientConnection:
-                    query = f"?token={token}" if token else ""
-                    ws = await connect(f"{ws_base}/api/v1/matches/{match_id}/ws{query}")
-                    sockets.append(ws)
-                    await _state_at(ws, 0)
-                    return ws
+            async def open_socket(match_id: str, token: str | None = None) -> ClientConnection:
+                query = f"?token={token}" if token else ""
+                ws = await connect(f"{ws_base}/api/v1/matches/{match_id}/ws{query}")
+                sockets.append(ws)
+                await _state_at(ws, 0)
+                return ws
 
-                light = await open_socket(first, guests[0]["token"])
-                dark = await open_socket(first, guests[1]["token"])  # watches, then sits
-                watchers = [await open_socket(first) for _ in range(SPECTATORS)]
-                waiting = [await open_socket(other) for _ in range(3)]
-                joined = await http.post(f"/api/v1/matches/{first}/join", headers=bob)
-                assert joined.status_code == 200, joined.text
-                start = await _state_at(light, 0, "active")
-                for ws in [dark, *watchers]:
-                    await _state_at(ws, 0, "active")
-                await light.send(json.dumps({"type": "move", "move": start["legal_moves"][0],
-                                             "ply": 0, "id": "m1"}))
-                for ws in [light, dark, *watchers]:
-                    await _state_at(ws, 1)
+            light = await open_socket(first, guests[0]["token"])
+            dark = await open_socket(first, guests[1]["token"])  # watches, then sits
+            watchers = [await open_socket(first) for _ in range(SPECTATORS)]
+            waiting = [await open_socket(other) for _ in range(3)]
+            joined = await http.post(f"/api/v1/matches/{first}/join", headers=bob)
+            assert joined.status_code == 200, joined.text
+            start = await _state_at(light, 0, "active")
+            for ws in [dark, *watchers]:
+                await _state_at(ws, 0, "active")
+            await light.send(json.dumps({"type": "move", "move": start["legal_moves"][0],
+                                         "ply": 0, "id": "m1"}))
+            for ws in [light, dark, *watchers]:
+                await _state_at(ws, 1)
 
-                assert state.presence.tracked_matches() == 2
-                assert state.presence.spectator_counts() == {first: SPECTATORS, other: 3}
-                assert state.bus.subscriber_count() > channels and len(shared_matches(state)) > 0
-                assert _alive(SocketFeed) == len(sockets) == SPECTATORS + 5
+            assert state.presence.tracked_matches() == 2
+            assert state.presence.spectator_counts() == {first: SPECTATORS, other: 3}
+            assert state.bus.subscriber_count() > channels and len(shared_matches(state)) > 0
+            assert _alive(SocketFeed) == len(sockets) == SPECTATORS + 5
 
-                for ws in sockets:
-                    await ws.close()
-                await _until(lambda: state.presence.tracked_matches() == 0
-                             and state.bus.subscriber_count() == channels)
-                await asyncio.sleep(0.1)
-
-                assert state.presence.tracked_matches() == 0
-                assert state.presence.spectator_counts() == {}
-                assert not any(state.presence.is_online(g["user"]["id"]) for g in guests)
-                assert state.bus.subscriber_count() == channels  # every channel left
-                assert _alive(SocketFeed) == 0 and _alive(MatchFeed) == 0
-                assert len(shared_matches(state)) == 0  # no connection shows a record any more
-                assert len(asyncio.all_tasks()) <= tasks  # no forwarding task left running
-                del waiting
-        finally:
             for ws in sockets:
                 await ws.close()
-            server.should_exit = True
-            await serving
+            await _until(lambda: state.presence.tracked_matches() == 0
+                         and state.bus.subscriber_count() == channels)
+            await asyncio.sleep(0.1)
+
+            assert state.presence.tracked_matches() == 0
+            assert state.presence.spectator_counts() == {}
+            assert not any(state.presence.is_online(g["user"]["id"]) for g in guests)
+            assert state.bus.subscriber_count() == channels  # every channel left
+            assert _alive(SocketFeed) == 0 and _alive(MatchFeed) == 0
+            assert len(shared_matches(state)) == 0  # no connection shows a record any more
+            assert len(asyncio.all_tasks()) <= tasks  # no forwarding task left running
+            del waiting
 
     run_async(scenario)
 
@@ -146,42 +154,32 @@ def test_state_messages_of_past_versions_are_not_kept(database_url: str) -> None
     moves = 24
 
     async def scenario() -> None:
-        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                               log_level="warning", ws_per_message_deflate=False))
-        serving = asyncio.create_task(server.serve())
-        await _until(lambda: server.started)
         sockets: list[ClientConnection] = []
-        try:
-            async with httpx.AsyncClient(base_url=base, timeout=10) as http:
-                guests = [(await http.post("/api/v1/guests", json={"name": name})).json()
-                          for name in ("Alice", "Bob")]
-                match_id = (await http.post(
-                    "/api/v1/matches", json={"game": "stairs", "seat": 0},
-                    headers={"Authorization": f"Bearer {guests[0]['token']}"})).json()["id"]
-                joined = await http.post(f"/api/v1/matches/{match_id}/join", headers={
-                    "Authorization": f"Bearer {guests[1]['token']}"})
-                assert joined.status_code == 200, joined.text
-                for token in (guests[0]["token"], guests[1]["token"], None, None):
-                    query = f"?token={token}" if token else ""
-                    sockets.append(await connect(f"{ws_base}/api/v1/matches/{match_id}/ws{query}"))
-                states = [await _state_at(ws, 0) for ws in sockets]
-                for ply in range(moves):
-                    mover = states[0]["to_move"]
-                    assert states[mover]["legal_moves"], states[mover]
-                    await sockets[mover].send(json.dumps(
-                        {"type": "move", "move": states[mover]["legal_moves"][0], "ply": ply}))
-                    states = [await _state_at(ws, ply + 1) for ws in sockets]
-                    if states[0]["status"] != "active":
-                        break
-                played = states[0]["ply"]
-                assert played >= 10, "the test needs a game of some length"
-                del states  # this test's own copies, decoded from the sockets
-                # Three seats' forms (two players, spectators) of the version shown, at most.
-                assert _state_messages_alive() <= 3, f"{_state_messages_alive()} after {played}"
-        finally:
-            for ws in sockets:
-                await ws.close()
-            server.should_exit = True
-            await serving
+        async with _serving(app, port, sockets), httpx.AsyncClient(base_url=base, timeout=10) as http:
+            guests = [(await http.post("/api/v1/guests", json={"name": name})).json()
+                      for name in ("Alice", "Bob")]
+            match_id = (await http.post(
+                "/api/v1/matches", json={"game": "stairs", "seat": 0},
+                headers={"Authorization": f"Bearer {guests[0]['token']}"})).json()["id"]
+            joined = await http.post(f"/api/v1/matches/{match_id}/join", headers={
+                "Authorization": f"Bearer {guests[1]['token']}"})
+            assert joined.status_code == 200, joined.text
+            for token in (guests[0]["token"], guests[1]["token"], None, None):
+                query = f"?token={token}" if token else ""
+                sockets.append(await connect(f"{ws_base}/api/v1/matches/{match_id}/ws{query}"))
+            states = [await _state_at(ws, 0) for ws in sockets]
+            for ply in range(moves):
+                mover = states[0]["to_move"]
+                assert states[mover]["legal_moves"], states[mover]
+                await sockets[mover].send(json.dumps(
+                    {"type": "move", "move": states[mover]["legal_moves"][0], "ply": ply}))
+                states = [await _state_at(ws, ply + 1) for ws in sockets]
+                if states[0]["status"] != "active":
+                    break
+            played = states[0]["ply"]
+            assert played >= 10, "the test needs a game of some length"
+            del states  # this test's own copies, decoded from the sockets
+            # Three seats' forms (two players, spectators) of the version shown, at most.
+            assert _state_messages_alive() <= 3, f"{_state_messages_alive()} after {played}"
 
     run_async(scenario)

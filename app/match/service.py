@@ -281,7 +281,23 @@ class MatchService:
     def play(self, match_id: str, user: Identity, move: str, expected_ply: int,
              seat: int | None = None) -> MatchRecord:
         """Validate and append one move, or change nothing and raise. ``seat`` picks one of
-        several seats the same user holds (a bot filling several seats of one match)."""
+        several seats the same user holds (a bot filling several seats of one match).
+
+        On PostgreSQL a move is read and written with single statements, outside a transaction
+        (``store.begin_single_statements``: two round trips instead of five); the rare move that
+        needs a transaction (the end of a rated game) is played again in one."""
+        if not store.begin_single_statements(self.session):
+            return self._play(match_id, user, move, expected_ply, seat)
+        try:
+            return self._play(match_id, user, move, expected_ply, seat)
+        except store.NeedsTransaction:
+            store.end_single_statements(self.session)
+            return self._play(match_id, user, move, expected_ply, seat)
+        finally:  # whatever the caller does next with the session is in a transaction again
+            store.end_single_statements(self.session)
+
+    def _play(self, match_id: str, user: Identity, move: str, expected_ply: int,
+              seat: int | None) -> MatchRecord:
         match = store.read(self.session, match_id)
         seat = store.seat_of(match, user) if seat is None else store.check_seat(match, user, seat)
         store.require_active(match)

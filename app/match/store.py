@@ -20,7 +20,7 @@ from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy import Executable, bindparam, delete, insert, select, union_all, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, joinedload
 
@@ -114,6 +114,88 @@ _MATCH_FIELDS = len(_MATCH_COLUMNS)
 # move (profiled: 17 % of the server's CPU under load, in TypeEngine._static_cache_key).
 _GUARDED_UPDATE = update(MATCHES).where(MATCHES.c.id == bindparam("w_id"),
                                         MATCHES.c.version == bindparam("w_version"))
+
+
+# -- PostgreSQL: a move in one statement, outside a transaction ------------------------------------
+#
+# A transaction costs PostgreSQL two more round trips than its statements (psycopg sends BEGIN on
+# its own, then COMMIT), so a move read, updated and inserted in one was five. The version guard
+# makes the read safe outside any transaction (what it read is checked by the UPDATE), and the
+# UPDATE and the INSERT go as one statement — the UPDATE in a CTE whose RETURNING feeds the INSERT
+# — which PostgreSQL applies atomically on its own: two round trips a move. A change that needs
+# more (a rated game's ratings, a takeback's deletion) raises :class:`NeedsTransaction` before
+# writing anything, and the caller runs it again in a transaction.
+
+SINGLE_STATEMENT = "stepwell_single_statement"
+"""``session.info`` key: the session reads and commits with single statements (PostgreSQL)."""
+
+
+class NeedsTransaction(Exception):
+    """This change cannot be one statement: nothing was written; run it in a transaction."""
+
+
+def begin_single_statements(session: Session) -> bool:
+    """On PostgreSQL, make the session's connection run each statement on its own (autocommit)
+    for a move; its ``commit`` then writes in one statement. Must come before any statement of
+    the session. Returns whether it did (other databases keep their transaction)."""
+    if session.get_bind().dialect.name != "postgresql" or session.in_transaction():
+        return False
+    session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+    session.info[SINGLE_STATEMENT] = True
+    return True
+
+
+def end_single_statements(session: Session) -> None:
+    """Give the connection back (its isolation level is restored on its way to the pool)."""
+    session.info.pop(SINGLE_STATEMENT, None)
+    session.close()
+
+
+_MOVE_COLUMNS = ("ply", "seat", "move", "time_spent_ms", "created_at")
+_SINGLE: dict[tuple[frozenset[str], int], Executable] = {}
+
+
+def _single_statement(keys: frozenset[str], rows: int) -> Executable:
+    """The guarded UPDATE of ``keys`` and the INSERT of ``rows`` move rows, as one statement
+    (built once per shape, with bind parameters only: see ``_GUARDED_UPDATE``)."""
+    found = _SINGLE.get((keys, rows))
+    if found is None:
+        guarded = (update(MATCHES)
+                   .where(MATCHES.c.id == bindparam("w_id"),
+                          MATCHES.c.version == bindparam("w_version"))
+                   .values({MATCHES.c[k]: bindparam(f"v_{k}", type_=MATCHES.c[k].type)
+                            for k in sorted(keys)}))
+        if rows == 0:
+            found = guarded
+        else:
+            updated = guarded.returning(MATCHES.c.id).cte("updated")
+            selects = [select(updated.c.id, *(bindparam(f"m{i}_{c}", type_=MOVES.c[c].type)
+                                              for c in _MOVE_COLUMNS))
+                       for i in range(rows)]
+            # The rows it inserted come back (SQLAlchemy gives no rowcount for an INSERT whose
+            # CTE returns rows): none when the version guard stopped the UPDATE.
+            found = insert(MOVES).from_select(
+                ["match_id", *_MOVE_COLUMNS],
+                selects[0] if rows == 1 else union_all(*selects)).returning(MOVES.c.ply)
+        _SINGLE[(keys, rows)] = found
+    return found
+
+
+def _commit_single(session: Session, match: AnyMatch, values: dict[str, Any],
+                   moves: list[dict[str, Any]]) -> None:
+    """Write the change in one statement; Conflict ``stale_ply`` if the version moved on."""
+    params: dict[str, Any] = {f"v_{k}": v for k, v in values.items()}
+    params |= {"w_id": match.id, "w_version": match.version}
+    for i, row in enumerate(moves):
+        params |= {f"m{i}_{c}": row[c] for c in _MOVE_COLUMNS}
+    statement = _single_statement(frozenset(values), len(moves))
+    try:
+        result = session.connection().execute(statement, params)
+        written = len(result.all()) if moves else result.rowcount
+    except IntegrityError:
+        written = 0
+    if written != max(1, len(moves)):
+        raise Conflict("The match changed meanwhile: refresh and try again.", code="stale_ply")
 
 
 def _lock(session: Session, match_id: str) -> None:
@@ -225,8 +307,15 @@ def commit(session: Session, match: AnyMatch, values: dict[str, Any],
 
     Raises Conflict ``stale_ply`` and changes nothing when another change got there first.
     """
+    single = session.info.get(SINGLE_STATEMENT, False)
+    if single and (delete_after_ply is not None
+                   or (values.get("status") == "finished" and match.rated)):
+        raise NeedsTransaction
     before = record_of(match, None if moves else last_move(session, match))
     values = {"updated_at": now(), **values, "version": match.version + 1}
+    if single:
+        _commit_single(session, match, values, moves or [])
+        return _finish_record(before, values, moves, None, None, state)
     connection = session.connection()
     updated = connection.execute(_GUARDED_UPDATE,
                                  {**values, "w_id": match.id, "w_version": match.version})
@@ -248,6 +337,12 @@ def commit(session: Session, match: AnyMatch, values: dict[str, Any],
         session.rollback()
         raise Conflict("Another move was played first: refresh and try again.",
                        code="stale_ply") from None
+    return _finish_record(before, values, moves, last_move_after, delete_after_ply, state)
+
+
+def _finish_record(before: MatchRecord, values: dict[str, Any], moves: list[dict[str, Any]] | None,
+                   last_move_after: dict[str, Any] | None, delete_after_ply: int | None,
+                   state: State | None) -> MatchRecord:
     after = _record_after(before, values, moves or [])
     if last_move_after is not None or delete_after_ply is not None:
         after = replace(after, last_move=last_move_after)

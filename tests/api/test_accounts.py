@@ -89,3 +89,27 @@ def test_live_games_and_replay(client: TestClient) -> None:
     frames = client.get(f"/api/v1/matches/{match['id']}/replay").json()
     assert [f["ply"] for f in frames] == [0, 1] and frames[1]["move"] == move
     assert frames[0]["view"]["heights"] != frames[1]["view"]["heights"]
+
+
+def test_a_rated_game_ended_by_a_move_rates_both_players(client: TestClient) -> None:
+    """The last move of a rated game writes the move, the result and both ratings together (on
+    PostgreSQL a move is otherwise written in one statement outside a transaction: this one is
+    played in a transaction instead)."""
+    aiko, ben = make_account(client, "aiko"), make_account(client, "ben")
+    seek = client.post("/api/v1/seeks", json={"game": "sight", "rated": True, "seat": 0},
+                       headers=aiko).json()
+    match_id = client.post(f"/api/v1/seeks/{seek['id']}/accept", headers=ben).json()["match_id"]
+    url = f"/api/v1/matches/{match_id}"
+    match = client.get(url, headers=aiko).json()
+    while match["status"] == "active":
+        mover = [aiko, ben][match["to_move"]]
+        legal = client.get(url, headers=mover).json()["legal_moves"]
+        match = client.post(f"{url}/moves", json={"move": legal[0], "ply": match["ply"]},
+                            headers=mover).json()
+        assert "code" not in match, match
+    assert match["status"] == "finished" and match["rated"]
+    ratings = [client.get(f"/api/v1/users/{name}").json()["ratings"]["sight"]
+               for name in ("aiko", "ben")]
+    assert [r["games"] for r in ratings] == [1, 1]
+    moves = client.get(f"{url}/moves").json()
+    assert [m["ply"] for m in moves] == list(range(1, match["ply"] + 1))

@@ -64,7 +64,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.jobs = BackgroundJobs(settings, app.state.session_factory, app.state.bus,
                                             app.state.presence)
             jobs_task = asyncio.create_task(app.state.jobs.run())
-        log.info("heap settled: %d objects frozen out of the collector's walks", heap.settle())
+        heap.install()  # the collector walks what requests make, not the app (app/heap.py)
         yield
         identity_changes.cancel()
         if jobs_task is not None:

@@ -35,9 +35,16 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-def _alive(kind: type) -> int:
+def _every_object() -> list[object]:
+    """Every object the collector tracks, the frozen ones too (app/heap.py freezes the
+    survivors of full collections; ``gc.get_objects`` skips those), after a full collection."""
     gc.collect()
-    return sum(1 for thing in gc.get_objects() if isinstance(thing, kind))
+    gc.unfreeze()  # after the collection, whose end freezes its survivors again
+    return gc.get_objects()
+
+
+def _alive(kind: type) -> int:
+    return sum(1 for thing in _every_object() if isinstance(thing, kind))
 
 
 async def _state_at(ws: ClientConnection, ply: int, status: str | None = None) -> dict[str, Any]:
@@ -138,8 +145,7 @@ def test_closing_every_socket_leaves_no_structure_behind(database_url: str) -> N
 
 def _state_messages_alive() -> int:
     """Built ``state`` messages (dicts with a view) the process still holds."""
-    gc.collect()
-    return sum(1 for thing in gc.get_objects()
+    return sum(1 for thing in _every_object()
                if type(thing) is dict and thing.get("type") == "state" and "view" in thing)
 
 

@@ -38,13 +38,14 @@ def _free_port() -> int:
 def _every_object() -> list[object]:
     """Every object the collector tracks, the frozen ones too (app/heap.py freezes the
     survivors of full collections; ``gc.get_objects`` skips those), after a full collection."""
+    gc.unfreeze()  # a full walk, so dead cycles among frozen objects are freed too
     gc.collect()
-    gc.unfreeze()  # after the collection, whose end freezes its survivors again
+    gc.unfreeze()  # the collection's end froze its survivors again
     return gc.get_objects()
 
 
 def _alive(kind: type) -> int:
-    return sum(1 for thing in _every_object() if isinstance(thing, kind))
+    return sum(1 for thing in _every_object() if issubclass(type(thing), kind))  # not a proxy
 
 
 async def _state_at(ws: ClientConnection, ply: int, status: str | None = None) -> dict[str, Any]:

@@ -286,15 +286,14 @@ class MatchService:
         On PostgreSQL a move is read and written with single statements, outside a transaction
         (``store.begin_single_statements``: two round trips instead of five); the rare move that
         needs a transaction (the end of a rated game) is played again in one."""
-        if not store.begin_single_statements(self.session):
-            return self._play(match_id, user, move, expected_ply, seat)
-        try:
-            return self._play(match_id, user, move, expected_ply, seat)
-        except store.NeedsTransaction:
-            store.end_single_statements(self.session)
-            return self._play(match_id, user, move, expected_ply, seat)
-        finally:  # whatever the caller does next with the session is in a transaction again
-            store.end_single_statements(self.session)
+        if store.begin_single_statements(self.session):
+            try:
+                return self._play(match_id, user, move, expected_ply, seat)
+            except store.NeedsTransaction:
+                pass  # nothing was written: played below, in a transaction
+            finally:  # whatever comes next on this session is in a transaction again
+                store.end_single_statements(self.session)
+        return self._play(match_id, user, move, expected_ply, seat)
 
     def _play(self, match_id: str, user: Identity, move: str, expected_ply: int,
               seat: int | None) -> MatchRecord:

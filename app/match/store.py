@@ -156,46 +156,51 @@ _SINGLE: dict[tuple[frozenset[str], int], Executable] = {}
 
 
 def _single_statement(keys: frozenset[str], rows: int) -> Executable:
-    """The guarded UPDATE of ``keys`` and the INSERT of ``rows`` move rows, as one statement
-    (built once per shape, with bind parameters only: see ``_GUARDED_UPDATE``)."""
+    """The guarded UPDATE of ``keys`` and the INSERT of ``rows`` (≥ 1) move rows, as one
+    statement (built once per shape, with bind parameters only: see ``_GUARDED_UPDATE``)."""
     found = _SINGLE.get((keys, rows))
     if found is None:
-        guarded = (update(MATCHES)
+        updated = (update(MATCHES)
                    .where(MATCHES.c.id == bindparam("w_id"),
                           MATCHES.c.version == bindparam("w_version"))
                    .values({MATCHES.c[k]: bindparam(f"v_{k}", type_=MATCHES.c[k].type)
-                            for k in sorted(keys)}))
-        if rows == 0:
-            found = guarded
-        else:
-            updated = guarded.returning(MATCHES.c.id).cte("updated")
-            selects = [select(updated.c.id, *(bindparam(f"m{i}_{c}", type_=MOVES.c[c].type)
-                                              for c in _MOVE_COLUMNS))
-                       for i in range(rows)]
-            # The rows it inserted come back (SQLAlchemy gives no rowcount for an INSERT whose
-            # CTE returns rows): none when the version guard stopped the UPDATE.
-            found = insert(MOVES).from_select(
-                ["match_id", *_MOVE_COLUMNS],
-                selects[0] if rows == 1 else union_all(*selects)).returning(MOVES.c.ply)
+                            for k in sorted(keys)})
+                   .returning(MATCHES.c.id).cte("updated"))
+        selects = [select(updated.c.id, *(bindparam(f"m{i}_{c}", type_=MOVES.c[c].type)
+                                          for c in _MOVE_COLUMNS))
+                   for i in range(rows)]
+        # The rows it inserted come back (SQLAlchemy gives no rowcount for an INSERT whose CTE
+        # returns rows): none when the version guard stopped the UPDATE.
+        found = insert(MOVES).from_select(
+            ["match_id", *_MOVE_COLUMNS],
+            selects[0] if rows == 1 else union_all(*selects)).returning(MOVES.c.ply)
         _SINGLE[(keys, rows)] = found
     return found
+
+
+def _changed_meanwhile() -> Conflict:
+    return Conflict("The match changed meanwhile: refresh and try again.", code="stale_ply")
 
 
 def _commit_single(session: Session, match: AnyMatch, values: dict[str, Any],
                    moves: list[dict[str, Any]]) -> None:
     """Write the change in one statement; Conflict ``stale_ply`` if the version moved on."""
-    params: dict[str, Any] = {f"v_{k}": v for k, v in values.items()}
-    params |= {"w_id": match.id, "w_version": match.version}
+    guard = {"w_id": match.id, "w_version": match.version}
+    connection = session.connection()
+    if not moves:  # the guarded UPDATE alone is one statement already
+        if connection.execute(_GUARDED_UPDATE, {**values, **guard}).rowcount != 1:
+            raise _changed_meanwhile()
+        return
+    params: dict[str, Any] = {f"v_{k}": v for k, v in values.items()} | guard
     for i, row in enumerate(moves):
         params |= {f"m{i}_{c}": row[c] for c in _MOVE_COLUMNS}
-    statement = _single_statement(frozenset(values), len(moves))
     try:
-        result = session.connection().execute(statement, params)
-        written = len(result.all()) if moves else result.rowcount
+        written = len(connection.execute(_single_statement(frozenset(values), len(moves)),
+                                         params).all())
     except IntegrityError:
         written = 0
-    if written != max(1, len(moves)):
-        raise Conflict("The match changed meanwhile: refresh and try again.", code="stale_ply")
+    if written != len(moves):
+        raise _changed_meanwhile()
 
 
 def _lock(session: Session, match_id: str) -> None:
@@ -315,13 +320,13 @@ def commit(session: Session, match: AnyMatch, values: dict[str, Any],
     values = {"updated_at": now(), **values, "version": match.version + 1}
     if single:
         _commit_single(session, match, values, moves or [])
-        return _finish_record(before, values, moves, None, None, state)
+        return _finish_record(before, values, moves, state=state)
     connection = session.connection()
     updated = connection.execute(_GUARDED_UPDATE,
                                  {**values, "w_id": match.id, "w_version": match.version})
     if updated.rowcount != 1:
         session.rollback()
-        raise Conflict("The match changed meanwhile: refresh and try again.", code="stale_ply")
+        raise _changed_meanwhile()
     try:
         if delete_after_ply is not None:
             connection.execute(delete(MOVES).where(MOVES.c.match_id == match.id,
@@ -337,12 +342,15 @@ def commit(session: Session, match: AnyMatch, values: dict[str, Any],
         session.rollback()
         raise Conflict("Another move was played first: refresh and try again.",
                        code="stale_ply") from None
-    return _finish_record(before, values, moves, last_move_after, delete_after_ply, state)
+    return _finish_record(before, values, moves, last_move_after=last_move_after,
+                          delete_after_ply=delete_after_ply, state=state)
 
 
 def _finish_record(before: MatchRecord, values: dict[str, Any], moves: list[dict[str, Any]] | None,
-                   last_move_after: dict[str, Any] | None, delete_after_ply: int | None,
-                   state: State | None) -> MatchRecord:
+                   *, last_move_after: dict[str, Any] | None = None,
+                   delete_after_ply: int | None = None, state: State | None = None
+                   ) -> MatchRecord:
+    """The record after a commit, from the one before and what was written (no re-reading)."""
     after = _record_after(before, values, moves or [])
     if last_move_after is not None or delete_after_ply is not None:
         after = replace(after, last_move=last_move_after)

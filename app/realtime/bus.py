@@ -16,6 +16,12 @@ from app.match.payloads import MatchChange
 from app.match.records import MatchRecord
 
 QUEUE_SIZE = 64
+Inbox = asyncio.Queue[dict[str, Any]]
+"""Where a subscription's messages land. A connection following several channels passes one
+inbox to each ``subscribe`` and reads them all from it, with one task (issue 12: memory per
+socket)."""
+
+
 LOCAL_RECORD = "_record"
 """Key of a ``record`` message that only this process's subscribers see: the
 :class:`MatchRecord` object itself, engine state already built, so a process serving its own
@@ -28,10 +34,6 @@ def wire_form(message: dict[str, Any]) -> dict[str, Any]:
     if LOCAL_RECORD in message:
         return {k: v for k, v in message.items() if k != LOCAL_RECORD}
     return message
-Inbox = asyncio.Queue[dict[str, Any]]
-"""Where a subscription's messages land. A connection following several channels passes one
-inbox to each ``subscribe`` and reads them all from it, with one task (issue 12: memory per
-socket)."""
 
 
 def new_inbox() -> Inbox:

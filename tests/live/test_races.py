@@ -116,3 +116,35 @@ def test_a_move_sent_ten_times_at_once_is_stored_once(server: str) -> None:
     for statuses, stored in run_async(run):
         assert statuses == [200] + [409] * 9, statuses
         assert stored == 1
+
+
+def test_a_move_and_the_opponents_resignation_sent_at_once_stay_consistent(server: str) -> None:
+    """A move (one statement outside a transaction on PostgreSQL) and a resignation (a
+    transaction) race on one match: whichever lands second sees the version moved on, or comes
+    after the first; the stored log always matches the match's ply and its result."""
+    async def trial(client: httpx.AsyncClient) -> tuple[int, int, dict[str, Any], int]:
+        alice, bob = await _guest(client, "Alice"), await _guest(client, "Bob")
+        match = (await client.post("/api/v1/matches", json={"game": "stairs", "seat": 0},
+                                   headers=alice)).json()
+        url = f"/api/v1/matches/{match['id']}"
+        await client.post(f"{url}/join", headers=bob)
+        move = (await client.get(url, headers=alice)).json()["legal_moves"][0]
+        played, resigned = await _together(
+            client.post(f"{url}/moves", json={"move": move, "ply": 0}, headers=alice),
+            client.post(f"{url}/resign", headers=bob))
+        final = (await client.get(url)).json()
+        stored = len((await client.get(f"{url}/moves")).json())
+        return played.status_code, resigned.status_code, final, stored
+
+    async def run() -> list[tuple[int, int, dict[str, Any], int]]:
+        async with httpx.AsyncClient(base_url=server, timeout=30) as client:
+            return [await trial(client) for _ in range(TRIALS)]
+
+    for played, resigned, final, stored in run_async(run):
+        assert played in (200, 409) and resigned in (200, 409), (played, resigned)
+        assert played == 200 or resigned == 200, "one of them lands"
+        assert stored == final["ply"] == (1 if played == 200 else 0)
+        if resigned == 200:
+            assert final["status"] == "finished" and final["result"]["winners"] == [0]
+        else:
+            assert final["status"] == "active"

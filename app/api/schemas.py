@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
+from app.db.models import MAX_ROW_ID
 from app.match.clocks import TimeControl
 from app.services.identity import MAX_NAME_LENGTH
 from games import registry
@@ -206,7 +207,5 @@ class SeekOut(BaseModel):
     created_at: str
 
 
-MAX_ROW_ID = 2**31 - 1
-"""The largest id an ``Integer`` primary key holds on every supported database."""
 RowId = Annotated[int, Path(ge=1, le=MAX_ROW_ID, description="A row id.")]
 """An integer id in a path: out of range is 422 before any query (PostgreSQL would raise)."""

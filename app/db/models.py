@@ -22,6 +22,9 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from app import timesource
 
+MAX_ROW_ID = 2**31 - 1
+"""The largest id an ``Integer`` primary key holds on every supported database."""
+
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_name)s",

@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy import case, func, or_, select
 from sqlalchemy.orm import Session
 
-from app.db.models import Match, MatchPlayer, Rating, User
+from app.db.models import MAX_ROW_ID, Match, MatchPlayer, Rating, User
 from app.match.bots import level_of
 from app.match.records import record_of
 from app.services.errors import NotFound
@@ -110,7 +110,8 @@ def find_user_id(session: Session, name: str) -> int:
     """A user id from a username (case-insensitive) or a numeric id."""
     if "\x00" in name:  # no username holds NUL, and PostgreSQL refuses it in a query
         raise NotFound(f"There is no user {name!r}.", code="no_user")
-    if name.isdigit() and session.get(User, int(name)) is not None:
+    if name.isascii() and name.isdigit() and 0 < int(name) <= MAX_ROW_ID and (
+            session.get(User, int(name)) is not None):
         return int(name)
     user = session.scalar(select(User).where(func.lower(User.username) == name.lower()))
     if user is None:

@@ -37,3 +37,16 @@ def ensure_user(request: Request, session: Session, name: str | None) -> Identit
     viewer, _token = identity.create_guest(session, name or "")
     request.session["uid"] = viewer.id
     return viewer
+
+
+def form_int(raw: object, minimum: int | None = None) -> int | None:
+    """A form field's whole number, or None: ASCII digits only (``str.isdigit`` also accepts
+    "²" and "١٢", which ``int`` refuses), at most nine of them (no id or count is larger), an
+    optional minus sign; None below ``minimum``."""
+    text = str(raw)
+    digits = text[1:] if text.startswith("-") else text
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 9):
+        return None
+    number = int(text)
+    return None if minimum is not None and number < minimum else number
+

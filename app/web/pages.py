@@ -21,7 +21,7 @@ from app.ratelimit import limiter_for
 from app.services import profiles, ratings
 from app.services.errors import Forbidden, NotFound
 from app.web import i18n
-from app.web.forms import check_csrf, ensure_user, page_viewer
+from app.web.forms import check_csrf, ensure_user, form_int, page_viewer
 from app.web.templating import render, templates
 from games import registry
 
@@ -90,13 +90,15 @@ def options_from_form(game_id: str, form: dict[str, Any], prefix: str = "") -> d
             matching = [c for c in field["choices"] if str(c) == raw]
             options[field["name"]] = matching[0] if matching else raw
         else:
-            options[field["name"]] = int(raw) if str(raw).lstrip("-").isdigit() else raw
+            number = form_int(raw)
+            options[field["name"]] = raw if number is None else number
     return options
 
 
 def seat_from_form(form: dict[str, Any]) -> int | str:
     raw = str(form.get("seat", "0"))
-    return "random" if raw == "random" else int(raw) if raw.isdigit() else 0
+    number = form_int(raw, minimum=0)
+    return "random" if raw == "random" else 0 if number is None else number
 
 
 def clock_from_form(form: dict[str, Any]) -> dict[str, Any] | None:
@@ -148,7 +150,7 @@ async def create_from_form(request: Request, session: SessionDep, matches: Match
         raise NotFound(i18n.gettext("There is no such game."), code="no_game") from None
     seat = seat_from_form(form)
     players_raw = str(form.get("players", "") or "")
-    players = int(players_raw) if players_raw.isdigit() else None
+    players = form_int(players_raw, minimum=0)
     options = options_from_form(game_id, form)
     time_control = clock_from_form(form)
     limiter_for(request.app).enforce("seeks" if form.get("mode") == "lobby" else "matches", f"u:{user.id}")

@@ -20,7 +20,7 @@ from app.services.bot_accounts import list_bots
 from app.services.errors import ServiceError
 from app.services.identity import Identity
 from app.web import i18n
-from app.web.forms import check_csrf, page_viewer
+from app.web.forms import check_csrf, form_int, page_viewer
 from app.web.templating import render
 
 router = APIRouter(route_class=OneHopRoute, include_in_schema=False)
@@ -81,7 +81,7 @@ def create_token_from_form(request: Request, session: SessionDep, csrf: str = Fo
         return RedirectResponse("/login?next=/account/tokens", status_code=303)
     try:
         _listing, token = api_tokens.create_personal_token(
-            session, viewer, description, scopes or [], int(expires_in) if expires_in.isdigit() else None)
+            session, viewer, description, scopes or [], form_int(expires_in, minimum=0))
     except ServiceError as error:
         return _tokens_page(request, session, viewer, 422, error=i18n.gettext(error.message))
     return _tokens_page(request, session, viewer, 201, new_token=token)

@@ -65,3 +65,13 @@ def test_a_challenge_to_a_name_with_a_nul_character_is_a_404(client: TestClient)
     answer = client.post("/api/v1/challenges", json={"user": "\u0000>x", "game": "stairs"},
                          headers=alice)
     assert answer.status_code == 404 and answer.json()["code"] == "no_user"
+
+
+def test_a_challenge_to_an_id_no_row_can_hold_is_a_404(client: TestClient) -> None:
+    """A user id past the id column's range (PostgreSQL raised: schemathesis found a 500), or in
+    digits other than ASCII ones (``int`` refused them), names nobody."""
+    alice = make_guest(client, "Alice")
+    for name in ("999999999999999999999999999999", "2147483648", "²", "١٢"):
+        answer = client.post("/api/v1/challenges", json={"user": name, "game": "stairs"},
+                             headers=alice)
+        assert answer.status_code == 404 and answer.json()["code"] == "no_user", (name, answer.text)

@@ -99,3 +99,13 @@ def test_home_lists_your_games_with_yours_to_move_first(browser: TestClient) -> 
     first, second = html.index("Sight —"), html.index("Stairs —")
     assert first < second, "the game where it is your turn comes first"
     assert "Your turn" in html[first:second]
+
+
+def test_numbers_in_other_scripts_in_a_form_are_not_a_server_error(browser: TestClient) -> None:
+    """``str.isdigit`` accepts "²" and "١٢", which ``int`` refuses: the form must not 500."""
+    token = csrf_of(browser.get("/").text)
+    for odd in ("²", "١٢", "9" * 40):
+        answer = browser.post("/play", data={"csrf": token, "game": "scalas", "name": "Aiko",
+                                             "seat": odd, "players": odd, "size": odd},
+                              follow_redirects=False)
+        assert answer.status_code in (303, 422), (odd, answer.status_code, answer.text[:300])

@@ -24,6 +24,7 @@ from app.auth import AUTH_CHANNEL, IdentityCache
 from app.db.one_hop import AdmissionLimit, limit_worker_threads
 from app.db.session import make_engine, make_session_factory
 from app.jobs.runner import BackgroundJobs
+from app.match.warm import WarmMatches
 from app.realtime.bus import InProcessBus
 from app.realtime.live_socket import router as live_socket_router
 from app.realtime.lobby_socket import router as lobby_socket_router
@@ -83,6 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.engine = engine
     app.state.session_factory = make_session_factory(engine)
+    app.state.warm_matches = WarmMatches()
     app.state.bus = (RedisBus(settings.redis_url, settings.redis_prefix) if settings.redis_url
                      else InProcessBus())
     app.state.identities = IdentityCache(app.state.session_factory,

@@ -49,7 +49,7 @@ async def match_service(request: Request, session: SessionDep) -> MatchService:
     def publish(record: MatchRecord) -> None:
         publish_match(bus, record)
 
-    return MatchService(session, publish)
+    return MatchService(session, publish, request.app.state.warm_matches)
 
 
 Matches = Annotated[MatchService, Depends(match_service)]

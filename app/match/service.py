@@ -24,8 +24,9 @@ from app.db.models import Match, MatchPlayer, Move
 from app.match import clocks, results, sealing, store
 from app.match.records import MatchRecord, record_of
 from app.match.store import Publish
+from app.match.warm import WarmMatches, after_commit
 from app.services import why
-from app.services.errors import Conflict, Forbidden, Invalid, NotFound
+from app.services.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 from app.services.identity import Identity
 from app.timesource import now
 from games import Game, IllegalMove, Result, State, registry
@@ -71,12 +72,19 @@ def validate_setup(game_id: str, options: dict[str, Any] | None,
     return MatchSetup(game, parsed.model_dump(mode="json"), num_seats)
 
 
-class MatchService:
-    """The match use cases over one database session; ``publish`` announces committed changes."""
+class _Cold(Exception):
+    """A warm copy cannot decide this move (its deadline passed): read the match afresh."""
 
-    def __init__(self, session: Session, publish: Publish | None = None) -> None:
+
+class MatchService:
+    """The match use cases over one database session; ``publish`` announces committed changes.
+    ``warm``: this process's warm matches (app/match/warm.py), for moves to skip their read."""
+
+    def __init__(self, session: Session, publish: Publish | None = None,
+                 warm: WarmMatches | None = None) -> None:
         self.session = session
         self.publish = publish or (lambda record: None)
+        self.warm = warm
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -203,6 +211,12 @@ class MatchService:
         must still be current, else 409 ``stale_ply`` and nothing changes) and publish it.
         The one way offers, clocks and moves change a match."""
         record = store.commit(self.session, match, values, moves, **options)
+        if self.warm is not None:
+            state = options.get("state")
+            if isinstance(match, store.MatchRow) and state is not None:
+                self.warm.keep(after_commit(match, values | {"version": record.version}, state))
+            else:
+                self.warm.forget(match.id)
         self.publish(record)
         return record
 
@@ -297,7 +311,22 @@ class MatchService:
 
     def _play(self, match_id: str, user: Identity, move: str, expected_ply: int,
               seat: int | None) -> MatchRecord:
-        match = store.read(self.session, match_id)
+        """The move on this process's warm copy of the match when it has one at that ply (no
+        read); on the database's if that copy was out of date or the move is refused, so every
+        refusal is decided on what the database holds (app/match/warm.py)."""
+        warm = self.warm.take(match_id, expected_ply) if self.warm is not None else None
+        if warm is not None:
+            try:
+                return self._move(warm.row, warm.state, user, move, expected_ply, seat)
+            except (ServiceError, _Cold):
+                pass  # nothing was written: decided again below, on a fresh read
+        return self._move(store.read(self.session, match_id), None, user, move, expected_ply,
+                          seat)
+
+    def _move(self, match: store.MatchRow, warm_state: State | None, user: Identity, move: str,
+              expected_ply: int, seat: int | None) -> MatchRecord:
+        """Validate and commit one move on ``match``; ``warm_state``: its engine state when
+        ``match`` is a warm copy (which never flags a clock: that needs the database's word)."""
         seat = store.seat_of(match, user) if seat is None else store.check_seat(match, user, seat)
         store.require_active(match)
         if expected_ply != match.ply:
@@ -306,9 +335,11 @@ class MatchService:
                 code="stale_ply")
         moment = now()
         if match.deadline_at is not None and moment >= match.deadline_at:
+            if warm_state is not None:
+                raise _Cold
             self.flag(match.id)
             raise Conflict("Your time ran out before this move arrived.", code="time_out")
-        state = store.state_of(match)
+        state = warm_state if warm_state is not None else store.state_of(match)
         if state.to_move != seat:
             raise Forbidden("It is not your turn.", code="not_your_turn")
         try:

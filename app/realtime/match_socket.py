@@ -90,8 +90,8 @@ def _play(websocket: WebSocket, match_id: str, viewer: Identity, move: str, ply:
     bus = websocket.app.state.bus
     with websocket.app.state.session_factory() as session:
         try:
-            return MatchService(session, lambda r: publish_match(bus, r)).play(
-                match_id, viewer, move, ply)
+            return MatchService(session, lambda r: publish_match(bus, r),
+                                websocket.app.state.warm_matches).play(match_id, viewer, move, ply)
         except Exception as error:
             if is_busy_error(error):
                 raise ServerBusy("The server is busy: retry in a moment.") from error

@@ -5,7 +5,8 @@
 applies a change under the core invariant (the version read must still be current) and appends
 move rows with Core statements, then builds the new record from what it just wrote — no
 re-reading. A move therefore costs three statements: read, update, insert (plus the ratings,
-once, when a rated game ends).
+once, when a rated game ends); on PostgreSQL two round trips (below), and no read at all when the
+process has the match warm (app/match/warm.py).
 
 Why Core on the move path (statements on the session's connection, not through the ORM's
 ``Session.execute``): profiled under load, the ORM's joined load (identity map, instance

@@ -32,10 +32,19 @@ LEVELS: dict[str, Level] = {
 }
 
 
+def settled_move(state: State) -> str | None:
+    """A move the game itself knows to be the mover's best (``State.settled_move``, optional:
+    Town's walker alone on a finished town), or ``None``: then the bot searches."""
+    settled = getattr(state, "settled_move", None)
+    return settled() if settled is not None else None
+
+
 def choose_move(state: State, seat: int, level: str | Level = "medium", seed: int = 0) -> str:
     """The move the bot at ``level`` plays for ``seat`` (whose turn it must be).
 
-    Searches only determinizations of what ``seat`` knows. A single legal move is returned at once.
+    Searches only determinizations of what ``seat`` knows. A single legal move is returned at once,
+    and so is a move the game settles exactly (``settled_move``; not for the levels without
+    heuristics, ``random`` and ``easy``).
     """
     budget = LEVELS[level] if isinstance(level, str) else level
     moves = state.legal_moves()
@@ -46,6 +55,10 @@ def choose_move(state: State, seat: int, level: str | Level = "medium", seed: in
         return moves[0]
     if budget.max_iterations == 0:
         return moves[rng.randrange(len(moves))]
+    if budget.heuristics:
+        settled = settled_move(state)
+        if settled is not None:
+            return settled
     return search(
         state,
         seat,

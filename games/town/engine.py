@@ -374,6 +374,24 @@ class TownState(State):
             other._start = tuple(start)
         return other
 
+    def settled_move(self) -> str | None:
+        """The walker's best choice, known exactly (``None`` while building or when over).
+
+        A walker is alone on a finished town, sees everything its walk depends on (the grid and
+        its own start card), and no other seat's score depends on its choices: the choice after
+        which it can still reach the best diary (every later choice walked, ``hints``) is best
+        for it whatever the others hold, under any reward that grows with its own score. Bots
+        play it without searching (a search scored by rank alone is indifferent between two
+        walks that keep the same place, and may take the lower score)."""
+        if self._phase != "walk" or not self._pending:
+            return None
+        seat = self._turn
+        assert seat is not None
+        moves = list(self._pending)
+        values = hints.choice_values(self._grid, self._version, seat, self._walks[seat],
+                                     self._diaries[seat], moves)
+        return moves[values.index(max(values))]
+
     def playout_move(self, moves: list[str], rng: random.Random) -> str:
         """Town's playout hint (``hints``). A walker takes the choice with the best diary it can
         still reach (it is alone: no other seat acts until it ends, so it can walk every later

@@ -25,6 +25,9 @@ ENTRY_SIDE = {RIGHT: "left", LEFT: "right"}
 CLIMBS = ("UR", "UL")
 SLOT_INDEX = {f"{'abcdefg'[i % WIDTH]}{i // WIDTH + 1}": i for i in range(WIDTH * HEIGHT)}
 MAX_BRANCHES = 12  # walks explored per frontier search: a town of choices is cut short, not slow
+# On a finished town a walk forks at most a few times (at most 4 ends from any seaside card on
+# 300 random 4-player towns, every colour and start): walking every choice is cheap and exact.
+EXHAUSTIVE = 10**6
 OPEN_BONUS = 1.0  # an open walk may still collect: worth a diary card more than one that ended
 ROW_BONUS = 0.4  # each row climbed brings the lighthouse (3 points) closer
 
@@ -161,8 +164,7 @@ def choice_values(grid: tuple[str | None, ...], version: int, seat: int,
                   choices: tuple[str, ...] | list[str]) -> list[float]:
     """For each walk choice pending at the end of ``steps`` (the walker's steps so far, as the
     engine records them; ``diary`` what it has collected), the best diary score the walk can
-    still reach after it, walking every later choice (up to ``MAX_BRANCHES`` forks) on the
-    finished town."""
+    still reach after it, walking every later choice on the finished town: exact."""
     here = steps[-1]
     col, row = here["col"], here["row"]
     direction = LEFT if here["dir"] == "left" else RIGHT
@@ -178,6 +180,6 @@ def choice_values(grid: tuple[str | None, ...], version: int, seat: int,
         after = declined | {(col, here["side"])} if choice == "straight" else declined
         out: list[Branch] = []
         walk(grid, version, seat, col, row, direction, choice, diary, entered, after, out,
-             [MAX_BRANCHES])
+             [EXHAUSTIVE])
         values.append(max(b.value for b in out))
     return values

@@ -5,8 +5,12 @@ own walk so far (random walks and random building undervalue every town)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+
+import pytest
 
 from games import registry
+from games.bots import Level, choose_move, levels
 from games.town import hints
 from games.town.engine import TownState, score_of
 
@@ -35,6 +39,19 @@ def best_reachable(state: TownState, seat: int) -> int:
     if state.is_over or state.to_move != seat or state.phase != "walk":
         return score_of(state.view(None)["diaries"][seat], seat)
     return max(best_reachable(state.play(move), seat) for move in state.legal_moves())
+
+
+def walk_choices(seeds: range, players: int) -> Iterator[tuple[TownState, int, list[str]]]:
+    """Every walk position with a choice met on random towns (random choices walk them on):
+    (state, walker, its choices)."""
+    for seed in seeds:
+        state = built_town(seed, players)
+        rng = random.Random(seed)
+        while not state.is_over:
+            moves = state.legal_moves()
+            if len(moves) > 1:
+                yield state, state.to_move, moves
+            state = state.play(moves[rng.randrange(len(moves))])
 
 
 def build_position(start: int, offer: list[str], grid: dict[str, str] | None = None,
@@ -74,21 +91,39 @@ def test_every_walk_choice_of_the_hint_reaches_the_best_diary() -> None:
     """The hint's value of each choice is exactly the best diary the engine lets the walker end
     with after it (every later choice tried), and the hint takes a best one."""
     checked = 0
-    for seed in range(8):
-        state = built_town(seed, players=2)
-        rng = random.Random(seed)
-        while not state.is_over:
-            moves = state.legal_moves()
-            seat = state.to_move
-            if len(moves) > 1:
-                values = hints.choice_values(state._grid, state.rules_version, seat,
-                                             state._walks[seat], state._diaries[seat], moves)
-                assert values == [best_reachable(state.play(m), seat) for m in moves]
-                chosen = state.playout_move(moves, rng)
-                assert values[moves.index(chosen)] == max(values)
-                checked += 1
-            state = state.play(moves[rng.randrange(len(moves))])
+    rng = random.Random(0)
+    for state, seat, moves in walk_choices(range(8), players=2):
+        values = hints.choice_values(state._grid, state.rules_version, seat,
+                                     state._walks[seat], state._diaries[seat], moves)
+        assert values == [best_reachable(state.play(m), seat) for m in moves]
+        chosen = state.playout_move(moves, rng)
+        assert values[moves.index(chosen)] == max(values)
+        checked += 1
     assert checked > 10
+
+
+def test_a_bot_walker_takes_its_best_walk_exactly_without_searching(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A walker is alone on a finished town: its choice with the best reachable diary is best
+    whatever the others hold, so a bot with heuristics plays it at once (no search, whatever the
+    budget); a search scored by rank alone would be indifferent between two walks keeping the
+    same place."""
+
+    def no_search(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a settled walk choice was searched")
+
+    monkeypatch.setattr(levels, "search", no_search)
+    tiny = Level("tiny", 1, None)
+    checked = differing = 0
+    for state, seat, moves in walk_choices(range(12), players=3):
+        reach = [best_reachable(state.play(m), seat) for m in moves]
+        chosen = choose_move(state, seat, tiny, seed=checked)
+        assert chosen == state.settled_move()
+        assert reach[moves.index(chosen)] == max(reach), (moves, reach)
+        checked += 1
+        differing += len(set(reach)) > 1
+    assert checked > 10 and differing > 3, (checked, differing)
+    assert GAME.new_state(3, seed=0).settled_move() is None  # building: the bot searches
 
 
 def test_builder_puts_an_interest_event_where_its_walk_arrives() -> None:

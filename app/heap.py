@@ -14,6 +14,12 @@ that die among frozen objects are not reclaimed while frozen, so now and then (e
 ``reclaim_seconds``, or sooner when the frozen set has tripled) everything is unfrozen and
 the next full collection walks and reclaims it all: one long pause every few minutes instead of
 one every few seconds.
+
+Young collections are spaced out too (:data:`THRESHOLDS`): at CPython's default (one every 700
+net allocations) a server holding 2,000 sockets ran thousands a second, and the 1,000 × 2
+PostgreSQL fan-out's p99 was 124–242 ms; with the first threshold at 20,000 it was 25.5 ms
+(p95 14 ms against 44–70), and the 100 × 5 fan-out did not get worse (2.14× the bare server).
+A young collection then walks at most 20,000 new objects, about a millisecond.
 """
 
 from __future__ import annotations
@@ -25,6 +31,9 @@ from typing import Any
 
 RECLAIM_SECONDS = 600.0
 GROWTH = 3.0
+THRESHOLDS = (20_000, 20, 20)
+"""``gc.set_threshold``: net allocations before a young collection, then young collections per
+middle one and middle ones per full one (CPython's defaults: 700, 10, 10)."""
 
 
 class Collector:
@@ -75,6 +84,7 @@ def install() -> Collector:
     suite) keeps the first one's collector."""
     global _installed
     if _installed is None:
+        gc.set_threshold(*THRESHOLDS)
         gc.collect()
         gc.freeze()
         _installed = Collector()

@@ -206,6 +206,11 @@ class State(ABC):
         hint from its own rules (it runs at every ply of every playout, so keep it cheap)."""
         return moves[rng.randrange(len(moves))]
 
+    def settled_move(self) -> str | None:
+        """A move the rules alone show to be the mover's best, or ``None`` (the default): then a
+        bot searches. Town's walker, alone on a finished town, settles its walk exactly."""
+        return None
+
     def determinize(self, seat: int, rng: random.Random) -> State:
         """A full state consistent with everything ``seat`` knows, the unseen parts sampled by ``rng``.
 

@@ -32,13 +32,6 @@ LEVELS: dict[str, Level] = {
 }
 
 
-def settled_move(state: State) -> str | None:
-    """A move the game itself knows to be the mover's best (``State.settled_move``, optional:
-    Town's walker alone on a finished town), or ``None``: then the bot searches."""
-    settled = getattr(state, "settled_move", None)
-    return settled() if settled is not None else None
-
-
 def choose_move(state: State, seat: int, level: str | Level = "medium", seed: int = 0) -> str:
     """The move the bot at ``level`` plays for ``seat`` (whose turn it must be).
 
@@ -56,7 +49,7 @@ def choose_move(state: State, seat: int, level: str | Level = "medium", seed: in
     if budget.max_iterations == 0:
         return moves[rng.randrange(len(moves))]
     if budget.heuristics:
-        settled = settled_move(state)
+        settled = state.settled_move()
         if settled is not None:
             return settled
     return search(

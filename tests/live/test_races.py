@@ -148,3 +148,66 @@ def test_a_move_and_the_opponents_resignation_sent_at_once_stay_consistent(serve
             assert final["status"] == "finished" and final["result"]["winners"] == [0]
         else:
             assert final["status"] == "active"
+
+
+def test_moves_sent_at_once_to_two_instances_are_stored_once_per_ply(
+        database_url: str, tmp_path: Path) -> None:
+    """Each instance keeps a match as its own last commit left it (warm matches, app/match/warm.py).
+    Two instances on one database get every ply's move five times each, all at once: the instance
+    that won the last ply plays on its warm copy, the other reads. Each ply is stored once and the
+    losers get 409. Then the next move goes to the warm instance and the opponent's resignation
+    to the other, together or (every other trial) the resignation first: the warm copy must not
+    outlive the resignation."""
+    plies = 6
+
+    async def trial(a: httpx.AsyncClient, b: httpx.AsyncClient, together: bool) -> dict[str, Any]:
+        alice, bob = await _guest(a, "Alice"), await _guest(a, "Bob")
+        match = (await a.post("/api/v1/matches", json={"game": "stairs", "seat": 0},
+                              headers=alice)).json()
+        url = f"/api/v1/matches/{match['id']}"
+        await a.post(f"{url}/join", headers=bob)
+        statuses = []
+        for ply in range(plies):
+            mover = (alice, bob)[ply % 2]
+            move = (await b.get(url, headers=mover)).json()["legal_moves"][0]
+            answers = await _together(*(client.post(f"{url}/moves", json={"move": move, "ply": ply},
+                                                    headers=mover) for client in (a, b) * 5))
+            statuses.append(sorted(answer.status_code for answer in answers))
+        # One clean move on A (a late duplicate drops a copy), so A holds the match warm.
+        move = (await b.get(url, headers=alice)).json()["legal_moves"][0]
+        await a.post(f"{url}/moves", json={"move": move, "ply": plies}, headers=alice)
+        move = (await b.get(url, headers=bob)).json()["legal_moves"][0]
+        play = a.post(f"{url}/moves", json={"move": move, "ply": plies + 1}, headers=bob)
+        if together:
+            played, resigned = await _together(play, b.post(f"{url}/resign", headers=alice))
+        else:
+            resigned = await b.post(f"{url}/resign", headers=alice)
+            played = await play
+        stored = (await b.get(f"{url}/moves")).json()
+        return {"together": together, "statuses": statuses, "stored": [m["ply"] for m in stored],
+                "played": played.status_code, "resigned": resigned.status_code,
+                "on_a": (await a.get(url)).json(), "on_b": (await b.get(url)).json()}
+
+    settings = {"bots_enabled": "false", "rate_limit_scale": "0"}
+    with live_server(database_url, tmp_path, **settings) as first, \
+            live_server(database_url, tmp_path, **settings) as second:
+        async def run() -> list[dict[str, Any]]:
+            async with httpx.AsyncClient(base_url=first, timeout=30) as a, \
+                    httpx.AsyncClient(base_url=second, timeout=30) as b:
+                return [await trial(a, b, together=i % 2 == 0) for i in range(max(4, TRIALS))]
+
+        results = run_async(run)
+    for r in results:
+        assert all(s == [200] + [409] * 9 for s in r["statuses"]), r["statuses"]
+        assert r["played"] in (200, 409) and r["resigned"] in (200, 409), r
+        assert r["played"] == 200 or r["resigned"] == 200, "one of them lands"
+        if not r["together"]:
+            assert (r["resigned"], r["played"]) == (200, 409), "no move after the resignation"
+        final = r["on_a"]
+        assert r["on_b"]["ply"] == final["ply"] and r["on_b"]["status"] == final["status"]
+        assert r["stored"] == list(range(1, final["ply"] + 1)), "each ply stored exactly once"
+        assert final["ply"] == plies + 1 + (1 if r["played"] == 200 else 0)
+        if r["resigned"] == 200:
+            assert final["status"] == "finished" and final["result"]["winners"] == [1]
+        else:
+            assert final["status"] == "active"

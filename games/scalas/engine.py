@@ -85,6 +85,7 @@ class ScalasState(State):
         self.last_seat = last_seat
         self.ply = ply
         self._placements = placements  # cache: normal placements of to_move, not serialised
+        self._view: dict[str, Any] | None = None  # cache: the position's view, for every seat
         self._index: dict[str, int] | None = None
         self._result: Result | None = None
 
@@ -221,13 +222,21 @@ class ScalasState(State):
         return playout.best(moves, scores, rng)
 
     def view(self, seat: int | None) -> dict[str, Any]:
+        """Everything the board renderer draws. Scalas has no secrets: the position's part is built
+        once per state (a server shows each position to both players and the spectators) and a
+        seat's view only adds whose it is."""
+        shared = self._view
+        if shared is None:
+            shared = self._view = self._position_view()
+        return {**shared, "seat": seat}
+
+    def _position_view(self) -> dict[str, Any]:
         size = self.size
         names = NAMES[size]
         legal = self.legal_moves()
         result = self.result
         return {
             "game": "scalas",
-            "seat": seat,
             "size": size,
             "colours": list(COLOURS),
             "squares": [

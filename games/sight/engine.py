@@ -81,6 +81,7 @@ class SightState(State):
         "_priority",
         "_sources",
         "_turn",
+        "_view",
     )
 
     def __init__(
@@ -98,6 +99,7 @@ class SightState(State):
         self._priority = priority
         self._last_move = last_move
         self._last_grown = last_grown
+        self._view: dict[str, Any] | None = None
         self._moves: list[str] | None = None
         self._phase = PLACE
         self._sources: dict[int, tuple[int, ...]] = {}
@@ -288,12 +290,20 @@ class SightState(State):
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """Everything the board renderer draws; Sight has no secrets, so every seat sees the same.
+        The position's part is built once per state (a server shows each position to both players
+        and the spectators); a seat's view only adds whose it is.
 
         ``board``: point -> ``None`` or ``{colour, height}``; ``points``/``edges``: the board's
         geometry; ``phase``: ``place``/``move``; ``tallest``: the stacks the priority rule picks
         from; ``sources``: movable point -> empty targets; ``growth``: move -> points that would
         grow; ``sight``: point -> occupied points in its sight; ``last_move``/``last_grown``.
         """
+        shared = self._view
+        if shared is None:
+            shared = self._view = self._position_view()
+        return {**shared, "seat": seat}
+
+    def _position_view(self) -> dict[str, Any]:
         board = self._board
         moves = self._analyse()
         sign = SIGNS[self._turn]
@@ -304,7 +314,6 @@ class SightState(State):
         result = self.result
         return {
             "game": "sight",
-            "seat": seat,
             "colours": list(COLOURS),
             "points": list(POINT_NAMES),
             "edges": [[POINT_NAMES[p], POINT_NAMES[q]] for p, q in EDGES],

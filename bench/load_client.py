@@ -152,9 +152,12 @@ class Sock:
     def _on_state(self, data: dict[str, Any], now: float) -> None:
         ply = data.get("ply", -1)
         if ply > self.ply and data.get("id", self.table.match_id) == self.table.match_id:
-            sent = self.table.sent_at.get(ply)
-            if sent is not None:
-                self.table.committed(ply)
+            # The move that made this state: usually the one sent for ``ply``; a move that
+            # is followed by moves the server makes itself (a forced pass) jumps further in one state.
+            made = next((p for p in range(ply, self.ply, -1) if p in self.table.sent_at), None)
+            sent = None if made is None else self.table.sent_at[made]
+            if made is not None and sent is not None:
+                self.table.committed(made)
                 self.table.stats.delivery_ms.append((now - sent) * 1000)
                 self.table.stats.delivered += 1
             self.ply = ply

@@ -19,6 +19,9 @@ the root:
 - **hidden information**: every iteration searches a determinization for the seat to move
   (``State.determinize``), so a value reflects what the mover could know — even when the
   analysis runs after the game, with everything public. Nothing is proven then.
+- **settled moves**: where the game knows the mover's best move exactly (``State.settled_move``:
+  a Town walker's way to its best diary), that is the preferred move, as the bots play it; a
+  search scored by rank is indifferent between two walks that keep the same place.
 
 Seeded ``rng`` + an iteration budget = the same analysis every time.
 """
@@ -64,8 +67,8 @@ def evaluate(state: State, rng: random.Random, iterations: int,
         best = _proven_best(root, mover)
         return Evaluation(root.proven, best, True, done)
     moves = state.legal_moves()
-    best = max(moves, key=lambda m: (_visits(root.children.get(m)), mean(root.children.get(m),
-                                                                         mover)))
+    best = state.settled_move() or max(
+        moves, key=lambda m: (_visits(root.children.get(m)), mean(root.children.get(m), mover)))
     average = tuple(total / max(1, root.visits) for total in root.totals)
     return Evaluation(average, best, False, done)
 

@@ -40,3 +40,25 @@ def test_town_is_searched_through_determinizations_and_never_proven() -> None:
     again = evaluate(state, random.Random(3), 60, game_policy)
     assert first == again and not first.proven and first.best in state.legal_moves()
     assert abs(sum(first.values) - 1.0) < 1e-9  # two seats: the rewards of each playout sum to 1
+
+
+def _town_walk_choices(seeds: range, players: int = 3):  # type: ignore[no-untyped-def]
+    """Town positions where a walker chooses between two or more ways on (random builders)."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = registry.get("town").new_state(players, {}, seed)
+        while not state.is_over:
+            moves = state.legal_moves()
+            if len(moves) > 1 and state.settled_move() is not None:
+                yield state
+            state = state.play(rng.choice(moves))
+
+
+def test_a_town_walk_choice_prefers_the_walk_to_the_best_diary() -> None:
+    """A search scored by rank is indifferent between walks that keep the same place; the
+    preferred move shown in an analysis is the walk to the best diary, as the bots play it."""
+    positions = list(_town_walk_choices(range(12)))
+    assert len(positions) >= 10
+    for state in positions:
+        found = evaluate(state, random.Random(0), 30, game_policy)
+        assert found.best == state.settled_move()

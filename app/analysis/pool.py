@@ -6,14 +6,13 @@ down with the app."""
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
 from app.analysis.compute import lower_priority
-from app.processes import stop_pool
+from app.processes import spawn_pool, stop_pool
 
 T = TypeVar("T")
 _lock = threading.Lock()
@@ -25,9 +24,7 @@ def pool_for(app: Any) -> ProcessPoolExecutor:
         with _lock:
             pool = getattr(app.state, "hint_pool", None)
             if pool is None:
-                pool = ProcessPoolExecutor(max_workers=1,
-                                           mp_context=multiprocessing.get_context("spawn"),
-                                           initializer=lower_priority)
+                pool = spawn_pool(1, lower_priority)
                 app.state.hint_pool = pool
     return pool
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
@@ -22,7 +21,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.analysis import compute
 from app.analysis.service import ANALYSIS_CHANNEL, AnalysisService, Work, event
 from app.analysis.values import PositionValue, judge
-from app.processes import stop_pool
+from app.processes import spawn_pool, stop_pool
 from app.realtime.bus import EventBus, match_channel
 
 log = logging.getLogger(__name__)
@@ -33,9 +32,7 @@ CONCURRENT_MATCHES = 2
 
 
 def make_pool(workers: int) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(max_workers=max(1, workers),
-                               mp_context=multiprocessing.get_context("spawn"),
-                               initializer=compute.idle_priority)
+    return spawn_pool(workers, compute.idle_priority)
 
 
 class AnalysisRunner:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 
@@ -24,7 +23,7 @@ from app.match.bots import active_matches_with_bots, bot_levels_by_user, bot_mov
 from app.match.payloads import Known, MatchChange, to_move_of
 from app.match.records import MatchRecord
 from app.match.service import MatchService, Publish
-from app.processes import stop_pool
+from app.processes import spawn_pool, stop_pool
 from app.realtime.bus import LIVE_CHANNEL, EventBus
 from app.services.errors import ServiceError
 from app.services.identity import Identity
@@ -40,8 +39,7 @@ class BotRunner:
         self.count = count
         self.computations = 0
         self.publish = publish
-        self.executor = executor or ProcessPoolExecutor(
-            max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+        self.executor = executor or spawn_pool(workers)
         self.thinking: set[tuple[str, int]] = set()
         self.levels: dict[int, str] = {}  # bot user id -> level; bot users never change level
         self.tasks: set[asyncio.Task[None]] = set()

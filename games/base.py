@@ -260,6 +260,29 @@ class State(ABC):
         return hash(repr(self.to_json()))
 
 
+class PublicState(State):
+    """A state of a game without secrets: every seat sees the same position, so its view is built
+    once per state (a server shows each position to both players and all spectators) and a
+    seat's view only adds whose it is. A subclass sets ``self._view = None`` when built (a slot,
+    if it uses slots), builds the shared part in ``_position_view`` and adds to a seat's part in
+    ``_seat_part`` if it shows more than the seat."""
+
+    _view: dict[str, Any] | None
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        shared = self._view
+        if shared is None:
+            shared = self._view = self._position_view()
+        return {**shared, **self._seat_part(seat, shared)}
+
+    @abstractmethod
+    def _position_view(self) -> dict[str, Any]:
+        """The view every seat shares (no ``seat`` key)."""
+
+    def _seat_part(self, seat: int | None, shared: dict[str, Any]) -> dict[str, Any]:
+        return {"seat": seat}
+
+
 class Game(ABC):
     """What a game is: its facts, its options, and how to start or restore a state."""
 

@@ -11,7 +11,7 @@ import random
 from typing import Any, Literal
 
 from games import playout
-from games.base import Game, GameOptions, IllegalMove, Result, State, move_key
+from games.base import Game, GameOptions, IllegalMove, PublicState, Result, move_key
 from games.scalas.board import FORCED_PAIRS, INDEX, NAMES, descent_set, staircase_squares
 from games.scalas.words import WORDS
 
@@ -57,7 +57,7 @@ def _next_turn(
     return None, []
 
 
-class ScalasState(State):
+class ScalasState(PublicState):
     """One Scalas position. ``columns`` holds each square's cubes bottom to top as seat digits."""
 
     game_id = "scalas"
@@ -85,7 +85,7 @@ class ScalasState(State):
         self.last_seat = last_seat
         self.ply = ply
         self._placements = placements  # cache: normal placements of to_move, not serialised
-        self._view: dict[str, Any] | None = None  # cache: the position's view, for every seat
+        self._view: dict[str, Any] | None = None  # PublicState's cache
         self._index: dict[str, int] | None = None
         self._result: Result | None = None
 
@@ -221,16 +221,8 @@ class ScalasState(State):
             scores.append(score)
         return playout.best(moves, scores, rng)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """Everything the board renderer draws. Scalas has no secrets: the position's part is built
-        once per state (a server shows each position to both players and the spectators) and a
-        seat's view only adds whose it is."""
-        shared = self._view
-        if shared is None:
-            shared = self._view = self._position_view()
-        return {**shared, "seat": seat}
-
     def _position_view(self) -> dict[str, Any]:
+        """Everything the board renderer draws (Scalas has no secrets: ``PublicState``)."""
         size = self.size
         names = NAMES[size]
         legal = self.legal_moves()

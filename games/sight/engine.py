@@ -14,7 +14,7 @@ import re
 from typing import Any, ClassVar, Literal
 
 from games import playout
-from games.base import Game, GameOptions, IllegalMove, Result, State, move_key
+from games.base import Game, GameOptions, IllegalMove, PublicState, Result, move_key
 from games.sight.board import (
     EDGES,
     MOVE_BY_NAME,
@@ -66,7 +66,7 @@ def _in_sight(board: tuple[int, ...], point: int) -> list[int]:
     return sorted(seen)
 
 
-class SightState(State):
+class SightState(PublicState):
     """A Sight position; the phase, the movable sources and the legal moves are derived lazily."""
 
     game_id: ClassVar[str] = "sight"
@@ -288,22 +288,14 @@ class SightState(State):
         grown = _growth(self._board, target, SIGNS[self._turn], source)
         return [POINT_NAMES[p] for p in grown]
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """Everything the board renderer draws; Sight has no secrets, so every seat sees the same.
-        The position's part is built once per state (a server shows each position to both players
-        and the spectators); a seat's view only adds whose it is.
+    def _position_view(self) -> dict[str, Any]:
+        """Everything the board renderer draws; Sight has no secrets (``PublicState``).
 
         ``board``: point -> ``None`` or ``{colour, height}``; ``points``/``edges``: the board's
         geometry; ``phase``: ``place``/``move``; ``tallest``: the stacks the priority rule picks
         from; ``sources``: movable point -> empty targets; ``growth``: move -> points that would
         grow; ``sight``: point -> occupied points in its sight; ``last_move``/``last_grown``.
         """
-        shared = self._view
-        if shared is None:
-            shared = self._view = self._position_view()
-        return {**shared, "seat": seat}
-
-    def _position_view(self) -> dict[str, Any]:
         board = self._board
         moves = self._analyse()
         sign = SIGNS[self._turn]

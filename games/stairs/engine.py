@@ -15,7 +15,7 @@ import random
 from typing import Any
 
 from games import playout
-from games.base import Game, GameOptions, IllegalMove, Result, State, move_key
+from games.base import Game, GameOptions, IllegalMove, PublicState, Result, move_key
 from games.stairs.explain import top_squares
 from games.stairs.words import WORDS
 
@@ -65,7 +65,7 @@ def _normalise(move: str) -> str:
     return text
 
 
-class StairsState(State):
+class StairsState(PublicState):
     """One Stairs position; immutable (``play`` builds a new state)."""
 
     game_id = "stairs"
@@ -378,17 +378,11 @@ class StairsState(State):
 
     # ----- serialisation ------------------------------------------------------------------------
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """Everything the board renderer needs; Stairs has no secrets: all seats see the same
-        position, so it is built once per state and each seat's view only adds whose it is (a
-        server builds it for both players and the spectators after every move)."""
-        shared = self._view
-        if shared is None:
-            shared = self._view = self._position_view()
-        colours = shared["colours"]
-        return {**shared, "seat": seat, "your_colour": None if seat is None else colours[seat]}
+    def _seat_part(self, seat: int | None, shared: dict[str, Any]) -> dict[str, Any]:
+        return {"seat": seat, "your_colour": None if seat is None else shared["colours"][seat]}
 
     def _position_view(self) -> dict[str, Any]:
+        """Everything the board renderer needs (Stairs has no secrets: ``PublicState``)."""
         actions = self._legal()
         movable: dict[str, list[str]] = {}
         clicks: dict[str, dict[str, str]] = {}  # what a click plays: piece -> destination -> move

@@ -155,10 +155,9 @@ class Sock:
             # The move that made this state: usually the one sent for ``ply``; a move that
             # is followed by moves the server makes itself (a forced pass) jumps further in one state.
             made = next((p for p in range(ply, self.ply, -1) if p in self.table.sent_at), None)
-            sent = None if made is None else self.table.sent_at[made]
-            if made is not None and sent is not None:
+            if made is not None:
                 self.table.committed(made)
-                self.table.stats.delivery_ms.append((now - sent) * 1000)
+                self.table.stats.delivery_ms.append((now - self.table.sent_at[made]) * 1000)
                 self.table.stats.delivered += 1
             self.ply = ply
         if self.state is None or data.get("version", 0) >= self.state.get("version", 0):

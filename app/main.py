@@ -20,9 +20,9 @@ from app.api.lobby_routes import router as lobby_router
 from app.api.people_routes import router as people_router
 from app.api.routes import router as api_router
 from app.api.tournament_routes import router as tournament_router
-from app.auth import AUTH_CHANNEL, IdentityCache
 from app.db.one_hop import AdmissionLimit, limit_worker_threads
 from app.db.session import make_engine, make_session_factory
+from app.http.identity_cache import AUTH_CHANNEL, IdentityCache
 from app.jobs.runner import BackgroundJobs
 from app.match.warm import WarmMatches
 from app.realtime.bus import InProcessBus

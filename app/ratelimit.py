@@ -12,7 +12,6 @@ Over a limit the caller gets 429 ``rate_limited`` with ``Retry-After`` (app/api/
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import math
 import threading
@@ -21,16 +20,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Literal
 
-from fastapi import Depends, Request
+from fastapi import Request
 from limits import RateLimitItem, parse_many
 from limits.storage import Storage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 from starlette.requests import HTTPConnection
 
-from app.api.deps import current_user
-from app.auth import bearer_token
+from app.http.principal import Principal, resolve_principal_async
 from app.services.errors import ServiceError, Unauthenticated
-from app.services.identity import Identity
 from app.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -203,22 +200,35 @@ def client_address(connection: HTTPConnection) -> str:
     return connection.client.host if connection.client else "unknown"
 
 
-def token_key(connection: HTTPConnection) -> str:
-    """Who sends this request, without a database lookup: the bearer token (hashed), else the
-    session's user, else the address."""
-    token = bearer_token(connection)
-    if token is not None:
-        return "t:" + hashlib.sha256(token.encode()).hexdigest()[:32]
-    uid = connection.session.get("uid") if "session" in connection.scope else None
-    if isinstance(uid, int):
-        return f"u:{uid}"
+def principal_key(connection: HTTPConnection, principal: Principal | None) -> str:
+    """Whom to count, from the *verified* caller only: a valid token's hash, else the browser
+    session, else the address (so a made-up token never earns a fresh bucket)."""
+    if principal is not None and principal.token_hash is not None:
+        return "t:" + principal.token_hash[:32]
+    if principal is not None and principal.session_hash is not None:
+        return "s:" + principal.session_hash[:32]
     return "a:" + client_address(connection)
 
 
+def token_key(connection: HTTPConnection) -> str:
+    """The key of a connection whose door already admitted its caller (sockets, streams)."""
+    return principal_key(connection, getattr(connection.state, "principal", None))
+
+
 def check(connection: HTTPConnection, name: str, key: str | None = None) -> float | None:
-    """For websockets: count one ``name`` event (keyed by the connection's token unless ``key``
-    is given); None if allowed, else the seconds to wait."""
+    """For websockets: count one ``name`` event (keyed by the connection's verified caller
+    unless ``key`` is given); None if allowed, else the seconds to wait."""
     return limiter_for(connection.app).check(name, key or token_key(connection))
+
+
+async def _verified(request: Request, name: str) -> Principal:
+    """The caller, or — for a token that does not verify — one hit on the address's count
+    before the 401, so guessing tokens is limited like everything else."""
+    try:
+        return await resolve_principal_async(request)
+    except Unauthenticated:
+        limiter_for(request.app).enforce(name, "a:" + client_address(request))
+        raise
 
 
 def rate_limit(name: str) -> Callable[..., Any]:
@@ -227,12 +237,15 @@ def rate_limit(name: str) -> Callable[..., Any]:
     if kind == "account":
         raise ValueError(f"{name} is counted by login_guard, not by a dependency")
     if kind == "user":
-        async def by_user(request: Request, user: Identity = Depends(current_user)) -> None:  # noqa: B008
-            limiter_for(request.app).enforce(name, f"u:{user.id}")
+        async def by_user(request: Request) -> None:
+            principal = await _verified(request, name)
+            if principal.user is not None:  # anonymous callers are refused by the door
+                limiter_for(request.app).enforce(name, f"u:{principal.user.id}")
         return by_user
     if kind == "token":
         async def by_token(request: Request) -> None:
-            limiter_for(request.app).enforce(name, token_key(request))
+            principal = await _verified(request, name)
+            limiter_for(request.app).enforce(name, principal_key(request, principal))
         return by_token
 
     async def by_address(request: Request) -> None:

@@ -12,9 +12,10 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from app.analysis import board, compute, pool, signed
 from app.analysis.hints import hint_position
 from app.analysis.service import ANALYSIS_CHANNEL, AnalysisService, event
-from app.api.deps import CurrentUser, SessionDep, Viewer
+from app.api.deps import SessionDep
 from app.api.errors import ERROR_RESPONSES
 from app.db.one_hop import OneHopRoute
+from app.http.doors import Player, PublicDoor, Reader
 from app.ratelimit import rate_limit
 from app.realtime.bus import match_channel
 from app.services.errors import Conflict, Invalid
@@ -93,7 +94,7 @@ class ImportOut(BaseModel):
 @router.post("/matches/{match_id}/analysis", response_model=AnalysisOut,
              dependencies=[Depends(rate_limit("analysis"))],
              responses={202: {"model": AnalysisOut, "description": "Queued now."}})
-def request_analysis(match_id: str, request: Request, response: Response, viewer: Viewer,
+def request_analysis(match_id: str, request: Request, response: Response, viewer: Reader,
                      session: SessionDep) -> dict[str, Any]:
     """Ask for the computer analysis of a finished match (anyone may; once per match: asking
     again, or together with others, answers the same analysis). Progress: GET, or ``analysis`` events
@@ -108,7 +109,7 @@ def request_analysis(match_id: str, request: Request, response: Response, viewer
     return found
 
 
-@router.get("/matches/{match_id}/analysis", response_model=AnalysisOut)
+@router.get("/matches/{match_id}/analysis", response_model=AnalysisOut, dependencies=[PublicDoor])
 def get_analysis(match_id: str, session: SessionDep) -> dict[str, Any]:
     """The match's analysis: its status and progress, and the result once done."""
     return AnalysisService(session).get(match_id)
@@ -141,7 +142,7 @@ def _position(request: Request, session: Any, body: BoardIn
 
 
 @router.post("/analysis/board", response_model=BoardOut,
-             dependencies=[Depends(rate_limit("board"))])
+             dependencies=[Depends(rate_limit("board")), PublicDoor])
 def board_position(body: BoardIn, request: Request, session: SessionDep) -> dict[str, Any]:
     """The analysis board: the position after ``moves`` (or the signed ``state``), + ``move``,
     with its legal moves and its own signed state. Stateless; nothing is stored and no match
@@ -153,7 +154,7 @@ def board_position(body: BoardIn, request: Request, session: SessionDep) -> dict
 
 
 @router.post("/analysis/hint", response_model=HintOut,
-             dependencies=[Depends(rate_limit("hints"))])
+             dependencies=[Depends(rate_limit("hints")), PublicDoor])
 async def board_hint(body: BoardIn, request: Request) -> dict[str, Any]:
     """A good move in an analysis-board position (the medium bot's choice)."""
     def load() -> tuple[str, dict[str, Any], int]:
@@ -170,7 +171,7 @@ async def board_hint(body: BoardIn, request: Request) -> dict[str, Any]:
 
 @router.post("/matches/{match_id}/hint", response_model=HintOut,
              dependencies=[Depends(rate_limit("hints"))])
-async def match_hint(match_id: str, request: Request, user: CurrentUser) -> dict[str, Any]:
+async def match_hint(match_id: str, request: Request, user: Player) -> dict[str, Any]:
     """"Show a good move" in your casual game against built-in bots, on your turn. Refused in
     rated games (403 ``hints_rated``) and in games with other people (403 ``hints_people``)."""
     def load() -> tuple[str, dict[str, Any]]:
@@ -183,7 +184,7 @@ async def match_hint(match_id: str, request: Request, user: CurrentUser) -> dict
 
 
 @router.post("/analysis/import", response_model=ImportOut,
-             dependencies=[Depends(rate_limit("board"))])
+             dependencies=[Depends(rate_limit("board")), PublicDoor])
 def import_record(body: ImportIn) -> dict[str, Any]:
     """Read a game record in the export text format into the analysis board's terms."""
     return board.imported(body.text)

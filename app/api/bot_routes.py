@@ -8,9 +8,10 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from app.api import schemas
-from app.api.deps import CurrentUser, SessionDep
-from app.auth import identities
+from app.api.deps import SessionDep
 from app.db.one_hop import OneHopRoute
+from app.http.doors import BotMaker, PublicDoor
+from app.http.identity_cache import identities
 from app.services import bot_accounts
 
 router = APIRouter(route_class=OneHopRoute, tags=["bots"])
@@ -27,7 +28,7 @@ class BotOut(BaseModel):
 
 
 @router.post("/bot/upgrade", response_model=schemas.UserOut)
-def upgrade_to_bot(user: CurrentUser, session: SessionDep, request: Request) -> dict[str, Any]:
+def upgrade_to_bot(user: BotMaker, session: SessionDep, request: Request) -> dict[str, Any]:
     """Turn your account into a bot account: final, and only for an account that has never
     played. Bots are marked BOT everywhere (`kind: "bot"`), play rated games, accept
     challenges, and cannot join quick play. Guests get 403 `bot_needs_account`; an account with
@@ -37,7 +38,7 @@ def upgrade_to_bot(user: CurrentUser, session: SessionDep, request: Request) -> 
     return upgraded.public()
 
 
-@router.get("/bots", response_model=list[BotOut])
+@router.get("/bots", response_model=list[BotOut], dependencies=[PublicDoor])
 def list_bots(session: SessionDep) -> list[dict[str, Any]]:
     """Every bot: the built-in ones first, then bot accounts, with ratings and games played."""
     return bot_accounts.list_bots(session)

@@ -12,9 +12,10 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from app.api.deps import CurrentUser, Matches, SessionDep, Viewer
+from app.api.deps import Matches, SessionDep
 from app.api.schemas import RowId
 from app.db.one_hop import OneHopRoute
+from app.http.doors import AccountOwner, Player, Reader, SignedInReader
 from app.ratelimit import rate_limit
 from app.services import chat_reports, relations
 from app.services.chat import PHRASES, ChatFlood, ChatService, FloodLimit, is_moderator
@@ -54,7 +55,7 @@ def _service(request: Request, session: Any) -> ChatService:
 
 
 @router.get("/matches/{match_id}/chat")
-def read_chat(match_id: str, request: Request, viewer: Viewer, matches: Matches,
+def read_chat(match_id: str, request: Request, viewer: Reader, matches: Matches,
               session: SessionDep, room: Room = "spectators") -> list[dict[str, Any]]:
     """The room's last 200 lines, oldest first, without those of users you mute or block.
     `players`: seated players only (403 `not_a_player`); `spectators`: everyone not seated,
@@ -66,7 +67,7 @@ def read_chat(match_id: str, request: Request, viewer: Viewer, matches: Matches,
 
 @router.post("/matches/{match_id}/chat", status_code=201, response_model=None,
              dependencies=[Depends(rate_limit("chat"))])
-def write_chat(match_id: str, body: ChatLineIn, request: Request, user: CurrentUser,
+def write_chat(match_id: str, body: ChatLineIn, request: Request, user: Player,
                matches: Matches, session: SessionDep) -> dict[str, Any] | JSONResponse:
     """Send `text` (1–140 characters after trimming) or a quick `phrase` to a room. Guests send
     only phrases in the spectators' room (403 `guests_quick_phrases_only`); 429 `rate_limited`
@@ -83,14 +84,14 @@ def write_chat(match_id: str, body: ChatLineIn, request: Request, user: CurrentU
 
 @router.post("/matches/{match_id}/chat/{line_id}/report", status_code=201,
              dependencies=[Depends(rate_limit("chat"))])
-def report_line(match_id: str, line_id: RowId, user: CurrentUser, matches: Matches,
+def report_line(match_id: str, line_id: RowId, user: Player, matches: Matches,
                 session: SessionDep) -> dict[str, Any]:
     """Report a line you can read to the moderators (reporting it again changes nothing)."""
     return chat_reports.report(session, matches.get_for(match_id, user.id), user, line_id)
 
 
 @router.get("/chat-reports")
-def list_reports(user: CurrentUser, session: SessionDep) -> list[dict[str, Any]]:
+def list_reports(user: SignedInReader, session: SessionDep) -> list[dict[str, Any]]:
     """Moderators only: the newest reported lines with their match."""
     if not is_moderator(session, user.id):
         raise Forbidden("Moderators only.", code="not_a_moderator")
@@ -98,14 +99,14 @@ def list_reports(user: CurrentUser, session: SessionDep) -> list[dict[str, Any]]
 
 
 @router.get("/me/relations")
-def my_relations(user: CurrentUser, session: SessionDep) -> dict[str, list[int]]:
+def my_relations(user: SignedInReader, session: SessionDep) -> dict[str, list[int]]:
     """The user ids you mute (`mute`: their chat is hidden) and block (`block`: hidden too, and
     they can neither challenge you nor write in a players' room you sit in)."""
     return relations.relations_of(session, user.id)
 
 
 @router.put("/me/{kind}/{user_id}")
-def add_relation(kind: RelationKind, user_id: RowId, user: CurrentUser,
+def add_relation(kind: RelationKind, user_id: RowId, user: AccountOwner,
                  session: SessionDep) -> dict[str, list[int]]:
     """Mute (`/me/mutes/{id}`) or block (`/me/blocks/{id}`) a user."""
     relations.set_relation(session, user.id, user_id, kind[:-1], True)
@@ -113,7 +114,7 @@ def add_relation(kind: RelationKind, user_id: RowId, user: CurrentUser,
 
 
 @router.delete("/me/{kind}/{user_id}")
-def remove_relation(kind: RelationKind, user_id: RowId, user: CurrentUser,
+def remove_relation(kind: RelationKind, user_id: RowId, user: AccountOwner,
                     session: SessionDep) -> dict[str, list[int]]:
     """Unmute or unblock a user."""
     relations.set_relation(session, user.id, user_id, kind[:-1], False)

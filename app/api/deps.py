@@ -2,7 +2,8 @@
 
 Every dependency here is async and touches no database on the loop, so a request does all its
 database work in one worker-thread hop (the endpoint), with one session whose connection is
-given back before that hop ends (see app/db/one_hop.py). Auth itself lives in app/auth.py.
+given back before that hop ends (see app/db/one_hop.py). Who is calling, and what they may do,
+is the gate's (app/http/doors.py): each route names its door there.
 """
 
 from __future__ import annotations
@@ -12,12 +13,9 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlalchemy.orm import Session
 
-from app.api.scopes import check_scope
-from app.auth import require_user, resolve_viewer_async
 from app.match.records import MatchRecord
 from app.match.service import MatchService
 from app.realtime.bus import publish_match
-from app.services.identity import Identity
 from app.services.lobby import LobbyService
 
 
@@ -29,18 +27,6 @@ async def get_session(request: Request) -> Session:
 
 
 SessionDep = Annotated[Session, Depends(get_session)]
-
-
-async def optional_viewer(request: Request) -> Identity | None:
-    return check_scope(request, await resolve_viewer_async(request))
-
-
-async def current_user(request: Request) -> Identity:
-    return require_user(request, check_scope(request, await resolve_viewer_async(request)))
-
-
-Viewer = Annotated[Identity | None, Depends(optional_viewer)]
-CurrentUser = Annotated[Identity, Depends(current_user)]
 
 
 async def match_service(request: Request, session: SessionDep) -> MatchService:

@@ -7,8 +7,9 @@ from typing import Any, Literal
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
-from app.api.deps import SessionDep, Viewer
+from app.api.deps import SessionDep
 from app.db.one_hop import OneHopRoute
+from app.http.doors import Reader
 from app.services.game_records import build_record, export_text
 
 router = APIRouter(route_class=OneHopRoute, tags=["matches"])
@@ -41,7 +42,7 @@ TEXT_EXAMPLE = """[Format "stepwell-record 1"]
 @router.get("/matches/{match_id}/export", responses={200: {
     "description": "The game record: JSON (`format=json`) or text (`format=text`).",
     "content": {"application/json": {}, "text/plain": {"example": TEXT_EXAMPLE}}}})
-def export_match(match_id: str, session: SessionDep, viewer: Viewer,
+def export_match(match_id: str, session: SessionDep, viewer: Reader,
                  format: Literal["json", "text"] = Query("json", description=(
                      "`json`: tags and moves as data; `text`: PGN-like tag pairs and numbered "
                      "moves, readable and re-importable."))) -> Response:

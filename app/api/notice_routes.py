@@ -7,15 +7,16 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from app.api.deps import CurrentUser, SessionDep
+from app.api.deps import SessionDep
 from app.db.one_hop import OneHopRoute
+from app.http.doors import SignedInReader
 from app.services.profiles import games_in_play
 
 router = APIRouter(route_class=OneHopRoute, tags=["identity"])  # included under /api/v1
 
 
 @router.get("/me/games")
-def my_games(user: CurrentUser, session: SessionDep) -> list[dict[str, Any]]:
+def my_games(user: SignedInReader, session: SessionDep) -> list[dict[str, Any]]:
     """Your matches waiting or in play: `{id, game, status, your_turn, opponents}`, the ones
     waiting for your move first."""
     return games_in_play(session, user.id)

@@ -7,10 +7,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 
 from app.api import schemas
-from app.api.deps import CurrentUser, Matches, SessionDep, Viewer
+from app.api.deps import Matches, SessionDep
 from app.api.routes import ERRORS
-from app.auth import identities
 from app.db.one_hop import OneHopRoute
+from app.http.doors import Anyone, PublicDoor, Reader, SignedInReader
+from app.http.identity_cache import identities
 from app.match.payloads import live_item
 from app.match.service import validate_setup
 from app.ratelimit import login_guard, rate_limit
@@ -21,7 +22,7 @@ router = APIRouter(route_class=OneHopRoute, prefix="/api/v1", responses=ERRORS)
 
 @router.post("/accounts", response_model=schemas.SessionOut, status_code=201, tags=["identity"],
              dependencies=[Depends(rate_limit("accounts"))])
-def register(body: schemas.AccountIn, session: SessionDep, viewer: Viewer,
+def register(body: schemas.AccountIn, session: SessionDep, viewer: Anyone,
              request: Request) -> dict[str, Any]:
     """Create an account. Called with a guest's token (or cookie), the guest becomes the account
     and keeps its games."""
@@ -30,7 +31,7 @@ def register(body: schemas.AccountIn, session: SessionDep, viewer: Viewer,
     return {"token": token, "user": user.public()}
 
 
-@router.post("/login", response_model=schemas.SessionOut, tags=["identity"])
+@router.post("/login", response_model=schemas.SessionOut, tags=["identity"], dependencies=[PublicDoor])
 def login(body: schemas.LoginIn, session: SessionDep, request: Request) -> dict[str, Any]:
     """A fresh bearer token for an account. Attempts are limited per address and per account;
     repeated failures lock the account for growing times (429 `rate_limited`, `Retry-After`)."""
@@ -39,7 +40,7 @@ def login(body: schemas.LoginIn, session: SessionDep, request: Request) -> dict[
     return {"token": token, "user": user.public()}
 
 
-@router.get("/users", tags=["people"])
+@router.get("/users", tags=["people"], dependencies=[PublicDoor])
 def search_users(session: SessionDep,
                  q: Annotated[str, Query(max_length=50, description="Part of a username or name")] = ""
                  ) -> list[dict[str, Any]]:
@@ -48,20 +49,20 @@ def search_users(session: SessionDep,
     return profiles.search_users(session, q)
 
 
-@router.get("/users/{name}", tags=["people"])
+@router.get("/users/{name}", tags=["people"], dependencies=[PublicDoor])
 def user_profile(name: str, session: SessionDep) -> dict[str, Any]:
     """Profile by username or id: ratings per game, games played, recent games."""
     return profiles.profile(session, profiles.find_user_id(session, name))
 
 
-@router.get("/leaderboards/{game}", tags=["people"])
+@router.get("/leaderboards/{game}", tags=["people"], dependencies=[PublicDoor])
 def leaderboard(game: str, session: SessionDep) -> list[dict[str, Any]]:
     """Rated players of a game; established players (not provisional) first."""
     validate_setup(game, None)
     return ratings.leaderboard(session, game)
 
 
-@router.get("/live", tags=["watch"])
+@router.get("/live", tags=["watch"], dependencies=[PublicDoor])
 def live_matches(request: Request, matches: Matches, session: SessionDep) -> list[dict[str, Any]]:
     """Matches in play with their public view, players' ratings and spectator counts.
     Live updates: `WS /api/v1/live/ws`."""
@@ -71,7 +72,7 @@ def live_matches(request: Request, matches: Matches, session: SessionDep) -> lis
 
 
 @router.get("/matches/{match_id}/replay", tags=["matches"])
-def replay(match_id: str, matches: Matches, viewer: Viewer) -> list[dict[str, Any]]:
+def replay(match_id: str, matches: Matches, viewer: Reader) -> list[dict[str, Any]]:
     """The public view after every ply (ply 0 = the start), for stepping through a game
     (403 `match_sealed`: see `GET /matches/{id}`)."""
     matches.get_for(match_id, viewer.id if viewer else None)
@@ -79,7 +80,7 @@ def replay(match_id: str, matches: Matches, viewer: Viewer) -> list[dict[str, An
 
 
 @router.get("/me/matches", tags=["identity"])
-def my_matches(user: CurrentUser, session: SessionDep) -> list[dict[str, Any]]:
+def my_matches(user: SignedInReader, session: SessionDep) -> list[dict[str, Any]]:
     return profiles.profile(session, user.id)["recent"]
 
 

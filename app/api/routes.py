@@ -7,9 +7,10 @@ from typing import Any, Literal
 from fastapi import APIRouter, Depends, Request
 
 from app.api import schemas
-from app.api.deps import CurrentUser, Matches, SessionDep, Viewer
+from app.api.deps import Matches, SessionDep
 from app.api.errors import ERROR_RESPONSES
 from app.db.one_hop import OneHopRoute
+from app.http.doors import Challenger, Player, PublicDoor, Reader, SignedInReader
 from app.match.bots import bot_levels_by_user, seat_bots
 from app.match.offers import OfferService
 from app.match.payloads import match_payload
@@ -24,14 +25,14 @@ router = APIRouter(route_class=OneHopRoute, prefix="/api/v1", responses=ERRORS)
 OfferKind = Literal["draw", "end", "takeback", "rematch"]
 
 
-@router.get("/games", response_model=list[schemas.GameOut], tags=["games"])
+@router.get("/games", response_model=list[schemas.GameOut], tags=["games"], dependencies=[PublicDoor])
 def list_games() -> list[dict[str, Any]]:
     """Every game with its player counts and options (JSON schema and defaults)."""
     return [game.describe() for game in registry.all_games()]
 
 
 @router.post("/guests", response_model=schemas.GuestOut, status_code=201, tags=["identity"],
-             dependencies=[Depends(rate_limit("guests"))])
+             dependencies=[Depends(rate_limit("guests")), PublicDoor])
 def create_guest(body: schemas.GuestIn, session: SessionDep) -> dict[str, Any]:
     """A guest identity and its bearer token; no sign-up needed to play."""
     user, token = identity.create_guest(session, body.name)
@@ -39,13 +40,13 @@ def create_guest(body: schemas.GuestIn, session: SessionDep) -> dict[str, Any]:
 
 
 @router.get("/me", response_model=schemas.UserOut, tags=["identity"])
-def who_am_i(user: CurrentUser) -> dict[str, Any]:
+def who_am_i(user: SignedInReader) -> dict[str, Any]:
     return user.public()
 
 
 @router.post("/matches", response_model=schemas.MatchOut, status_code=201, tags=["matches"],
              dependencies=[Depends(rate_limit("matches"))])
-def create_match(body: schemas.MatchCreate, user: CurrentUser, matches: Matches) -> dict[str, Any]:
+def create_match(body: schemas.MatchCreate, user: Challenger, matches: Matches) -> dict[str, Any]:
     """Create a match and take a seat; it starts when every seat is filled."""
     record = matches.create(user, body.game, body.options, body.seat, body.players,
                             body.time_control)
@@ -55,14 +56,14 @@ def create_match(body: schemas.MatchCreate, user: CurrentUser, matches: Matches)
 
 
 @router.post("/matches/{match_id}/bots", response_model=schemas.MatchOut, tags=["matches"])
-def add_bots(match_id: str, body: schemas.BotsIn, user: CurrentUser,
+def add_bots(match_id: str, body: schemas.BotsIn, user: Challenger,
              matches: Matches) -> dict[str, Any]:
     """Fill the empty seats of your waiting match with built-in bots; the match starts."""
     return match_payload(seat_bots(matches, match_id, user, body.level), user.id)
 
 
 @router.get("/matches/{match_id}", response_model=schemas.MatchOut, tags=["matches"])
-def get_match(match_id: str, viewer: Viewer, matches: Matches) -> dict[str, Any]:
+def get_match(match_id: str, viewer: Reader, matches: Matches) -> dict[str, Any]:
     """The match as the caller may see it (players: their seat's view; others: spectator view).
     A duplicate round's table is sealed to everyone not seated at it until the round ends
     (403 `match_sealed`)."""
@@ -71,7 +72,7 @@ def get_match(match_id: str, viewer: Viewer, matches: Matches) -> dict[str, Any]
 
 
 @router.post("/matches/{match_id}/join", response_model=schemas.MatchOut, tags=["matches"])
-def join_match(match_id: str, user: CurrentUser, matches: Matches,
+def join_match(match_id: str, user: Challenger, matches: Matches,
                body: schemas.MatchJoin | None = None) -> dict[str, Any]:
     record = matches.join(match_id, user, body.seat if body else None)
     return match_payload(record, user.id)
@@ -79,7 +80,7 @@ def join_match(match_id: str, user: CurrentUser, matches: Matches,
 
 @router.post("/matches/{match_id}/moves", response_model=schemas.MatchOut, tags=["matches"],
              dependencies=[Depends(rate_limit("moves"))])
-def play_move(match_id: str, body: schemas.MoveIn, user: CurrentUser,
+def play_move(match_id: str, body: schemas.MoveIn, user: Player,
               matches: Matches) -> dict[str, Any]:
     """Play a move; `ply` must be the match's current ply (409 `stale_ply` otherwise)."""
     record = matches.play(match_id, user, body.move, body.ply)
@@ -87,20 +88,20 @@ def play_move(match_id: str, body: schemas.MoveIn, user: CurrentUser,
 
 
 @router.post("/matches/{match_id}/resign", response_model=schemas.MatchOut, tags=["matches"])
-def resign(match_id: str, user: CurrentUser, matches: Matches) -> dict[str, Any]:
+def resign(match_id: str, user: Player, matches: Matches) -> dict[str, Any]:
     record = matches.resign(match_id, user)
     return match_payload(record, user.id)
 
 
 @router.post("/matches/{match_id}/abort", response_model=schemas.MatchOut, tags=["matches"])
-def abort(match_id: str, user: CurrentUser, matches: Matches) -> dict[str, Any]:
+def abort(match_id: str, user: Player, matches: Matches) -> dict[str, Any]:
     """Call the match off before every seat has moved: no result, no rating."""
     return match_payload(matches.abort(match_id, user), user.id)
 
 
 @router.post("/matches/{match_id}/offers/{kind}", response_model=schemas.MatchOut,
              tags=["matches"])
-def make_offer(match_id: str, kind: OfferKind, user: CurrentUser,
+def make_offer(match_id: str, kind: OfferKind, user: Player,
                matches: Matches) -> dict[str, Any]:
     """Offer `draw` (games that can draw), `end` (agree to end and score the position:
     games whose `can_score_early` is true),
@@ -111,14 +112,14 @@ def make_offer(match_id: str, kind: OfferKind, user: CurrentUser,
 
 @router.post("/matches/{match_id}/offers/{kind}/accept", response_model=schemas.MatchOut,
              tags=["matches"])
-def accept_offer(match_id: str, kind: OfferKind, user: CurrentUser,
+def accept_offer(match_id: str, kind: OfferKind, user: Player,
                  matches: Matches) -> dict[str, Any]:
     return match_payload(OfferService(matches).accept(match_id, user, kind), user.id)
 
 
 @router.post("/matches/{match_id}/offers/{kind}/decline", response_model=schemas.MatchOut,
              tags=["matches"])
-def decline_offer(match_id: str, kind: OfferKind, user: CurrentUser,
+def decline_offer(match_id: str, kind: OfferKind, user: Player,
                   matches: Matches) -> dict[str, Any]:
     """Decline another player's offer, or withdraw your own."""
     return match_payload(OfferService(matches).decline(match_id, user, kind), user.id)
@@ -126,7 +127,7 @@ def decline_offer(match_id: str, kind: OfferKind, user: CurrentUser,
 
 @router.post("/matches/{match_id}/claim-victory", response_model=schemas.MatchOut,
              tags=["matches"])
-def claim_victory(match_id: str, user: CurrentUser, matches: Matches,
+def claim_victory(match_id: str, user: Player, matches: Matches,
                   request: Request) -> dict[str, Any]:
     """In a real-time game, win when your opponents have been offline longer than the limit."""
     record = matches.get(match_id)
@@ -141,7 +142,7 @@ def claim_victory(match_id: str, user: CurrentUser, matches: Matches,
 
 @router.get("/matches/{match_id}/moves", response_model=list[schemas.MoveRecordOut],
             tags=["matches"])
-def list_moves(match_id: str, matches: Matches, viewer: Viewer) -> list[dict[str, Any]]:
+def list_moves(match_id: str, matches: Matches, viewer: Reader) -> list[dict[str, Any]]:
     """The move record, ply by ply, with the time each move took (403 `match_sealed`: see
     `GET /matches/{id}`)."""
     matches.get_for(match_id, viewer.id if viewer else None)

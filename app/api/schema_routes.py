@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from app.api import messages as m
 from app.api.message_catalog import catalog
 from app.db.one_hop import OneHopRoute
+from app.http.doors import PublicDoor
 
 router = APIRouter(route_class=OneHopRoute, tags=["protocol"])
 
@@ -48,7 +49,7 @@ class MessageCatalog(BaseModel):
     messages: list[MessageDoc]
 
 
-@router.get("/schemas", response_model=MessageCatalog)
+@router.get("/schemas", response_model=MessageCatalog, dependencies=[PublicDoor])
 def message_schemas() -> dict[str, Any]:
     """Every websocket and stream message with its schema (in the components below) and an
     example. Readable version: `/docs/messages`."""

@@ -16,13 +16,15 @@ import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-from fastapi import APIRouter, Request, WebSocket
+from fastapi import APIRouter, Depends, Request, WebSocket
 from fastapi.responses import StreamingResponse
 
-from app.api.deps import CurrentUser, Viewer
 from app.api.messages import PROTOCOL_VERSION
-from app.auth import bearer_token, resolve_viewer, resolve_viewer_async
 from app.db.one_hop import OneHopRoute
+from app.http.credentials import bearer_token
+from app.http.doors import Reader, SignedInReader, admit, declared
+from app.http.principal import resolve_principal, resolve_principal_async
+from app.http.scopes import READ
 from app.match import sealing
 from app.match.payloads import MatchChange
 from app.match.records import MatchRecord
@@ -86,7 +88,8 @@ async def _token_still_valid(request: Request) -> bool:
     if bearer_token(request) is None:
         return True
     try:
-        return await resolve_viewer_async(request) is not None  # the identity cache: no query
+        principal = await resolve_principal_async(request)  # the identity cache: no query
+        return not principal.expired()
     except Unauthenticated:
         return False
 
@@ -150,7 +153,7 @@ async def account_events(app: Any, user: Identity) -> Events:
 @router.get("/stream/event", response_class=StreamingResponse, responses={200: {
     "description": "NDJSON: one event per line (see `EventStreamMessage` in /api/v1/schemas).",
     "content": {NDJSON: {}}}})
-async def stream_account_events(request: Request, user: CurrentUser) -> StreamingResponse:
+async def stream_account_events(request: Request, user: SignedInReader) -> StreamingResponse:
     """Your events as NDJSON, kept open: `challenge`, `challengeCanceled`, `challengeDeclined`,
     `gameStart` (any match of yours starts; on connect, one per match in play), `gameFinish`.
     An empty line every ~6 s keeps the connection alive. Browsers: `WS /api/v1/stream/event/ws`."""
@@ -161,7 +164,7 @@ async def _socket_viewer(websocket: WebSocket) -> Identity | None:
     """The socket's user, or None after telling the client why not and closing."""
     def resolve() -> Identity | None:
         with websocket.app.state.session_factory() as session:
-            return resolve_viewer(websocket, session)
+            return admit(websocket, resolve_principal(websocket, session), READ).user
 
     try:
         viewer = await asyncio.to_thread(resolve)
@@ -176,7 +179,7 @@ async def _socket_viewer(websocket: WebSocket) -> Identity | None:
     return viewer
 
 
-@router.websocket("/stream/event/ws")
+@router.websocket("/stream/event/ws", dependencies=[Depends(declared(READ))])
 async def account_event_socket(websocket: WebSocket) -> None:
     """The account events of `GET /api/v1/stream/event`, one JSON message each, for browsers.
     Send `{"type": "ping"}` to get `{"type": "pong"}`."""
@@ -267,7 +270,7 @@ async def _presence(follower: MatchFollower, presence: Any, match_id: str, claim
 @router.get("/matches/{match_id}/stream", response_class=StreamingResponse, responses={200: {
     "description": "NDJSON: one event per line (see `MatchStreamMessage` in /api/v1/schemas).",
     "content": {NDJSON: {}}}})
-async def stream_match(match_id: str, request: Request, viewer: Viewer) -> StreamingResponse:
+async def stream_match(match_id: str, request: Request, viewer: Reader) -> StreamingResponse:
     """One match as NDJSON, as your seat sees it (spectators: the public view): `gameFull`
     first (players, options, view, legal moves, clock), then `gameState` after every change,
     `offer`, `opponentGone` (real-time games: with the seconds until you may claim the win) and

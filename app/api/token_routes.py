@@ -7,14 +7,15 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.api.deps import CurrentUser, SessionDep
+from app.api.deps import SessionDep
 from app.api.schemas import RowId
 from app.db.one_hop import OneHopRoute
+from app.http.doors import AccountOwner
 from app.services import api_tokens
 
 router = APIRouter(route_class=OneHopRoute, tags=["tokens"])
 
-Scope = Literal["read", "play", "challenge"]
+Scope = Literal["read", "play", "challenge", "bot"]
 
 
 class TokenIn(BaseModel):
@@ -23,8 +24,11 @@ class TokenIn(BaseModel):
     description: str = Field(min_length=1, max_length=60, examples=["my bot"],
                              pattern=r"^[^\x00-\x1f\x7f]+$")  # shown on a page; no control characters
     scopes: list[Scope] = Field(min_length=1, examples=[["read", "play", "challenge"]], description=(
-        "`read`: everything that reads, the streams; `play`: moves, offers, resign, abort, "
-        "claim, chat; `challenge`: create and join matches, seeks, challenges, quick play."))
+        "`read`: everything that reads as you (match views, your games, the streams and "
+        "sockets); `play`: moves (REST and socket), offers, resign, abort, claim, chat, hints; "
+        "`challenge`: create and join matches, seeks, challenges, quick play, tournaments; "
+        "`bot`: turn the account into a bot account (final). Tokens, relations and the "
+        "account itself are never managed with a scoped token."))
     expires_in: int | None = Field(default=None, ge=60, le=api_tokens.MAX_EXPIRY_SECONDS,
                                    description="Seconds until it stops working; omitted: never.")
 
@@ -43,7 +47,7 @@ class TokenCreatedOut(TokenOut):
 
 
 @router.post("/tokens", response_model=TokenCreatedOut, status_code=201)
-def create_token(body: TokenIn, user: CurrentUser, session: SessionDep) -> dict[str, Any]:
+def create_token(body: TokenIn, user: AccountOwner, session: SessionDep) -> dict[str, Any]:
     """A personal API token for a program (accounts only). It is stored hashed and shown once.
     A call outside its scopes gets 403 `missing_scope`. Managing tokens needs a full-access
     token (your session, or the token from `POST /api/v1/login`)."""
@@ -53,13 +57,13 @@ def create_token(body: TokenIn, user: CurrentUser, session: SessionDep) -> dict[
 
 
 @router.get("/tokens", response_model=list[TokenOut])
-def list_tokens(user: CurrentUser, session: SessionDep) -> list[dict[str, Any]]:
+def list_tokens(user: AccountOwner, session: SessionDep) -> list[dict[str, Any]]:
     """Your personal API tokens, without their secrets."""
     return api_tokens.list_personal_tokens(session, user)
 
 
 @router.delete("/tokens/{token_id}", status_code=204)
-def revoke_token(token_id: RowId, request: Request, user: CurrentUser, session: SessionDep) -> None:
+def revoke_token(token_id: RowId, request: Request, user: AccountOwner, session: SessionDep) -> None:
     """Revoke a token: it stops working at once, on every server instance."""
     token_hash = api_tokens.revoke_personal_token(session, user, token_id)
     forget_revoked(request, token_hash)

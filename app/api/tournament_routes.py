@@ -10,10 +10,12 @@ from typing import Any, Literal
 from fastapi import APIRouter, Depends, Request, WebSocket
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-from app.api.deps import CurrentUser, Matches, SessionDep, Viewer
+from app.api.deps import Matches, SessionDep
 from app.api.errors import ERROR_RESPONSES
 from app.api.schemas import TimeControl, UserOut
 from app.db.one_hop import OneHopRoute
+from app.http.doors import Challenger, Player, PublicDoor, Reader, declared
+from app.http.scopes import PUBLIC
 from app.ratelimit import rate_limit
 from app.realtime.connection import run_jobs
 from app.tournaments.service import (
@@ -138,7 +140,7 @@ def _service(request: Request, session: SessionDep) -> TournamentService:
 
 @router.post("/tournaments", response_model=TournamentOut, status_code=201,
              dependencies=[Depends(rate_limit("matches"))])
-def create_tournament(body: TournamentCreate, user: CurrentUser, request: Request,
+def create_tournament(body: TournamentCreate, user: Challenger, request: Request,
                       session: SessionDep) -> dict[str, Any]:
     """Create a tournament (accounts only; 403 `accounts_only`). Swiss and duplicate need
     `rounds`, an arena `minutes`; duplicate is for games whose deal can be fixed (Town of
@@ -150,7 +152,7 @@ def create_tournament(body: TournamentCreate, user: CurrentUser, request: Reques
         minutes=body.minutes, rated=body.rated)
 
 
-@router.get("/tournaments", response_model=TournamentListOut)
+@router.get("/tournaments", response_model=TournamentListOut, dependencies=[PublicDoor])
 def list_tournaments(request: Request, session: SessionDep) -> dict[str, Any]:
     """Upcoming (soonest first), running, and finished (latest first) tournaments.
     Live changes: `WS /api/v1/tournaments/ws`."""
@@ -158,7 +160,7 @@ def list_tournaments(request: Request, session: SessionDep) -> dict[str, Any]:
 
 
 @router.get("/tournaments/{tournament_id}", response_model=TournamentOut)
-def get_tournament(tournament_id: str, viewer: Viewer, request: Request,
+def get_tournament(tournament_id: str, viewer: Reader, request: Request,
                    session: SessionDep) -> dict[str, Any]:
     """Standings (Swiss: score, Buchholz, Sonneborn–Berger; arena and duplicate: points) and
     every game with its link. Live changes: `WS /api/v1/tournaments/{id}/ws`."""
@@ -166,7 +168,7 @@ def get_tournament(tournament_id: str, viewer: Viewer, request: Request,
 
 
 @router.post("/tournaments/{tournament_id}/join", response_model=TournamentOut)
-def join_tournament(tournament_id: str, user: CurrentUser, request: Request,
+def join_tournament(tournament_id: str, user: Challenger, request: Request,
                     session: SessionDep) -> dict[str, Any]:
     """Enter (or re-enter after withdrawing, or come back after a pause). 409 `already_joined`,
     `tournament_finished`, `tournament_closed` (the last round is paired); 403
@@ -175,7 +177,7 @@ def join_tournament(tournament_id: str, user: CurrentUser, request: Request,
 
 
 @router.post("/tournaments/{tournament_id}/withdraw", response_model=TournamentOut)
-def withdraw_from_tournament(tournament_id: str, user: CurrentUser, request: Request,
+def withdraw_from_tournament(tournament_id: str, user: Challenger, request: Request,
                              session: SessionDep) -> dict[str, Any]:
     """Leave: before the start you are removed; after it you are paired no more (your games
     so far count). 409 `not_joined`."""
@@ -183,7 +185,7 @@ def withdraw_from_tournament(tournament_id: str, user: CurrentUser, request: Req
 
 
 @router.post("/tournaments/{tournament_id}/pause", response_model=TournamentOut)
-def pause_in_tournament(tournament_id: str, user: CurrentUser, request: Request,
+def pause_in_tournament(tournament_id: str, user: Challenger, request: Request,
                         session: SessionDep) -> dict[str, Any]:
     """Arena: step away. Your game in play goes on; you are paired again once you `join` again.
     A player whose arena game was aborted because they never made its first move is paused the
@@ -192,7 +194,7 @@ def pause_in_tournament(tournament_id: str, user: CurrentUser, request: Request,
 
 
 @router.post("/tournaments/{tournament_id}/berserk", response_model=TournamentOut)
-def berserk(tournament_id: str, user: CurrentUser, request: Request, session: SessionDep,
+def berserk(tournament_id: str, user: Player, request: Request, session: SessionDep,
             matches: Matches) -> dict[str, Any]:
     """Arena: go berserk in your game in play, before your first move: your clock is halved and
     has no increment; a win with at least 7 of your own moves scores one point more.
@@ -202,7 +204,7 @@ def berserk(tournament_id: str, user: CurrentUser, request: Request, session: Se
 
 
 @router.post("/tournaments/{tournament_id}/start", response_model=TournamentOut)
-def start_tournament(tournament_id: str, user: CurrentUser, request: Request,
+def start_tournament(tournament_id: str, user: Challenger, request: Request,
                      session: SessionDep) -> dict[str, Any]:
     """The creator starts an upcoming tournament now instead of at its start time (an arena
     keeps its length). 403 `not_creator`, 409 `already_started`."""
@@ -210,7 +212,7 @@ def start_tournament(tournament_id: str, user: CurrentUser, request: Request,
 
 
 @router.post("/tournaments/{tournament_id}/bots", response_model=TournamentOut)
-def enter_bot(tournament_id: str, body: BotEntry, user: CurrentUser, request: Request,
+def enter_bot(tournament_id: str, body: BotEntry, user: Challenger, request: Request,
               session: SessionDep) -> dict[str, Any]:
     """The creator enters a built-in bot (each level is one player). 403 `not_creator`."""
     return _service(request, session).add_bot(tournament_id, user, body.level)
@@ -234,13 +236,13 @@ async def _forward(websocket: WebSocket, channel: str) -> None:
         await run_jobs(websocket, forward, answer)
 
 
-@router.websocket("/tournaments/ws")
+@router.websocket("/tournaments/ws", dependencies=[Depends(declared(PUBLIC))])
 async def tournaments_socket(websocket: WebSocket) -> None:
     """Every tournament change, for the list page."""
     await _forward(websocket, LIST_CHANNEL)
 
 
-@router.websocket("/tournaments/{tournament_id}/ws")
+@router.websocket("/tournaments/{tournament_id}/ws", dependencies=[Depends(declared(PUBLIC))])
 async def tournament_socket(websocket: WebSocket, tournament_id: str) -> None:
     """One tournament's changes: a player joined or left, a game ended, a round was paired."""
     await _forward(websocket, tournament_channel(tournament_id))

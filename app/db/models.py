@@ -84,6 +84,19 @@ class ApiToken(Base):
     user: Mapped[User] = relationship()
 
 
+class BrowserSession(Base):
+    """A signed-in browser: the cookie holds a random key, the server keeps its SHA-256, so
+    logging out (or out everywhere) deletes the row and every copy of the cookie stops working."""
+
+    __tablename__ = "browser_sessions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    key_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    last_seen_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 class Match(Base):
     """One game: its options and seed, the engine snapshot after ``ply`` moves, and its result."""
 

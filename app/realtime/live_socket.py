@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from fastapi import APIRouter, WebSocket
+from fastapi import APIRouter, Depends, WebSocket
 
+from app.http.doors import declared
+from app.http.scopes import PUBLIC
 from app.match.payloads import live_item
 from app.match.records import MatchHeader
 from app.realtime.bus import LIVE_CHANNEL
@@ -36,7 +38,7 @@ async def seat_ratings_of(websocket: WebSocket, record: MatchHeader) -> dict[int
     return cache[record.id]
 
 
-@router.websocket("/api/v1/live/ws")
+@router.websocket("/api/v1/live/ws", dependencies=[Depends(declared(PUBLIC))])
 async def live_socket(websocket: WebSocket) -> None:
     async with websocket.app.state.bus.subscribe(LIVE_CHANNEL) as events:
         await websocket.accept()

@@ -7,12 +7,14 @@ import asyncio
 import contextlib
 from typing import Any
 
-from fastapi import APIRouter, WebSocket
+from fastapi import APIRouter, Depends, WebSocket
 
-from app.auth import resolve_viewer
+from app.http.doors import admit, declared
+from app.http.principal import resolve_principal
+from app.http.scopes import READ
 from app.match.service import MatchService
 from app.realtime.connection import run_jobs
-from app.services.errors import Unauthenticated
+from app.services.errors import Forbidden, Unauthenticated
 from app.services.identity import Identity
 from app.services.lobby import LOBBY_CHANNEL, LobbyService, user_channel
 
@@ -22,13 +24,13 @@ router = APIRouter()
 def _viewer_and_seeks(websocket: WebSocket) -> tuple[Identity | None, list[dict[str, Any]], bool]:
     with websocket.app.state.session_factory() as session:
         try:
-            viewer = resolve_viewer(websocket, session)
-        except Unauthenticated:
+            viewer = admit(websocket, resolve_principal(websocket, session), READ).user
+        except (Unauthenticated, Forbidden):
             return None, [], False
         return viewer, LobbyService(session, MatchService(session)).open_seeks(), True
 
 
-@router.websocket("/api/v1/lobby/ws")
+@router.websocket("/api/v1/lobby/ws", dependencies=[Depends(declared(READ))])
 async def lobby_socket(websocket: WebSocket) -> None:
     bus = websocket.app.state.bus
     async with contextlib.AsyncExitStack() as stack:

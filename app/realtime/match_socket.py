@@ -39,8 +39,11 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from app import ratelimit
-from app.auth import bearer_token, resolve_viewer_async
 from app.db.one_hop import is_busy_error
+from app.http.credentials import bearer_token
+from app.http.doors import admit
+from app.http.principal import resolve_principal_async
+from app.http.scopes import READ
 from app.match import sealing
 from app.match.payloads import Known, seat_message
 from app.match.records import MatchRecord
@@ -50,7 +53,7 @@ from app.realtime.chat_feed import visible_line
 from app.realtime.connection import EXPECTED_ENDINGS
 from app.realtime.match_feed import MatchFeed, shared_matches
 from app.realtime.presence import Connection, Presence
-from app.services.errors import NotFound, ServerBusy, ServiceError, Unauthenticated
+from app.services.errors import Forbidden, NotFound, ServerBusy, ServiceError, Unauthenticated
 from app.services.identity import Identity
 from app.web import i18n
 
@@ -288,8 +291,8 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
         await websocket.close(CLOSE_FOREIGN_ORIGIN)
         return
     try:
-        viewer = await resolve_viewer_async(websocket)
-    except Unauthenticated:
+        viewer = admit(websocket, await resolve_principal_async(websocket), READ).user
+    except (Unauthenticated, Forbidden):
         await _refuse(websocket, "invalid_token", "That API token is not valid.", CLOSE_BAD_TOKEN)
         return
     viewer_id = viewer.id if viewer else None

@@ -19,7 +19,7 @@ from app.services.errors import Forbidden, Invalid, NotFound
 from app.services.identity import Identity, hash_token
 from app.timesource import now
 
-SCOPES = ("read", "play", "challenge")
+SCOPES = ("read", "play", "challenge", "bot")
 TOKEN_PREFIX = "swp_"
 MAX_EXPIRY_SECONDS = 366 * 24 * 3600
 

@@ -9,13 +9,14 @@ from fastapi.responses import Response
 
 from app.api.deps import SessionDep
 from app.db.one_hop import OneHopRoute
+from app.http.doors import PageDoor
 from app.tournaments.service import TournamentService, deal_options
 from app.web import i18n
 from app.web.forms import page_viewer
 from app.web.templating import render
 from games import registry
 
-router = APIRouter(route_class=OneHopRoute, include_in_schema=False)
+router = APIRouter(route_class=OneHopRoute, include_in_schema=False, dependencies=[PageDoor])
 
 KIND_LABELS = {"swiss": i18n.N_("Swiss"), "arena": i18n.N_("Arena"),
                "duplicate": i18n.N_("Duplicate")}

@@ -7,13 +7,14 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
 
 from app.api.deps import Lobby, SessionDep
-from app.auth import identities
 from app.db.one_hop import OneHopRoute
+from app.http.doors import PageDoor
+from app.http.identity_cache import identities
 from app.ratelimit import RateLimited, client_address, limiter_for, login_guard
 from app.services import accounts, profiles, ratings
 from app.services.errors import NotFound, ServiceError
 from app.web import i18n
-from app.web.forms import check_csrf, page_viewer
+from app.web.forms import check_csrf, page_viewer, sign_in, sign_out, sign_out_everywhere
 from app.web.pages import (
     CLOCK_PRESETS,
     clock_from_form,
@@ -25,7 +26,7 @@ from app.web.pages import (
 from app.web.templating import render
 from games import registry
 
-router = APIRouter(route_class=OneHopRoute, include_in_schema=False)
+router = APIRouter(route_class=OneHopRoute, include_in_schema=False, dependencies=[PageDoor])
 TOO_MANY = i18n.N_("Too many attempts: please wait %(seconds)s s and try again.")
 
 
@@ -62,7 +63,7 @@ def signup(request: Request, session: SessionDep, csrf: str = Form(""), username
                                   error=_message(error), form={"username": username, "name": name}),
                            error)
     identities(request).forget_user(user.id)
-    request.session["uid"] = user.id
+    sign_in(request, session, user.id)
     return RedirectResponse(safe_next(next), status_code=303)
 
 
@@ -83,14 +84,24 @@ def login(request: Request, session: SessionDep, csrf: str = Form(""), username:
         page_viewer(request, session)
         return _form_error(render(request, "login.html", status_code=401, next=safe_next(next),
                                   error=_message(error), form={"username": username}), error)
-    request.session["uid"] = user.id
+    sign_in(request, session, user.id)
     return RedirectResponse(safe_next(next), status_code=303)
 
 
 @router.post("/logout")
-def logout(request: Request, csrf: str = Form("")) -> Response:
+def logout(request: Request, session: SessionDep, csrf: str = Form("")) -> Response:
     check_csrf(request, csrf)
-    request.session.pop("uid", None)
+    sign_out(request, session)
+    return RedirectResponse("/", status_code=303)
+
+
+@router.post("/logout/everywhere")
+def logout_everywhere(request: Request, session: SessionDep, csrf: str = Form("")) -> Response:
+    """End every browser session of the visitor (other devices, copied cookies) at once."""
+    check_csrf(request, csrf)
+    viewer = page_viewer(request, session)
+    if viewer is not None:
+        sign_out_everywhere(request, session, viewer.id)
     return RedirectResponse("/", status_code=303)
 
 

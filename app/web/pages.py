@@ -14,6 +14,7 @@ from fastapi.responses import RedirectResponse, Response
 
 from app.api.deps import Lobby, Matches, SessionDep
 from app.db.one_hop import OneHopRoute
+from app.http.doors import PageDoor
 from app.match import sealing
 from app.match.bots import seat_bots
 from app.match.payloads import match_payload
@@ -25,7 +26,7 @@ from app.web.forms import check_csrf, ensure_user, form_int, page_viewer
 from app.web.templating import render, templates
 from games import registry
 
-router = APIRouter(route_class=OneHopRoute, include_in_schema=False)
+router = APIRouter(route_class=OneHopRoute, include_in_schema=False, dependencies=[PageDoor])
 
 OPTION_PREFIX = "opt_"
 

@@ -15,6 +15,7 @@ from app.api.message_catalog import catalog
 from app.api.schemas import RowId
 from app.api.token_routes import forget_revoked
 from app.db.one_hop import OneHopRoute
+from app.http.doors import PageDoor
 from app.services import api_tokens
 from app.services.bot_accounts import list_bots
 from app.services.errors import ServiceError
@@ -23,7 +24,7 @@ from app.web import i18n
 from app.web.forms import check_csrf, form_int, page_viewer
 from app.web.templating import render
 
-router = APIRouter(route_class=OneHopRoute, include_in_schema=False)
+router = APIRouter(route_class=OneHopRoute, include_in_schema=False, dependencies=[PageDoor])
 
 
 def _with_code(text: str) -> Markup:

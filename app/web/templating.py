@@ -57,7 +57,7 @@ templates.env.globals["diagram"] = _diagram
 
 
 def render(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
-    from app.auth import csrf_token
+    from app.http.credentials import csrf_token
 
     language = i18n.current_language.get()
     base = {

@@ -83,7 +83,10 @@ def test_play_and_challenge_scopes_split_the_writes(client: TestClient) -> None:
     assert client.post("/api/v1/challenges", headers=challenger,
                        json={"user": "bob", "game": "sight"}).status_code == 201
     match = start_match(client, challenger, make_guest(client, "Bob"))
-    legal = client.get(f"/api/v1/matches/{match['id']}", headers=player).json()["legal_moves"]
+    unread = client.get(f"/api/v1/matches/{match['id']}", headers=player)
+    assert unread.status_code == 403 and unread.json()["code"] == "missing_scope"  # read reads
+    reader = make_token(client, owner, ["read"])
+    legal = client.get(f"/api/v1/matches/{match['id']}", headers=reader).json()["legal_moves"]
     no_play = client.post(f"/api/v1/matches/{match['id']}/moves", headers=challenger,
                           json={"move": legal[0], "ply": 0})
     assert no_play.status_code == 403 and no_play.json()["code"] == "missing_scope"

@@ -1,0 +1,151 @@
+"""Token, browser-session and user lookups, cached in memory per app.
+
+An authenticated request costs no query and no write: ``api_tokens.last_used_at`` is written at
+most once a minute per token, off the request. Cached entries live ``CACHE_SECONDS``;
+``forget_token`` / ``forget_session`` / ``forget_user`` drop entries at once (revocation, logout,
+renames), and other instances learn of it through the bus (``AUTH_CHANNEL``), where the live
+connections that used the credential are also ended.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.orm import Session, sessionmaker
+from starlette.requests import HTTPConnection
+
+from app.http import sessions
+from app.services import identity
+from app.services.identity import Identity
+
+CACHE_SECONDS = 60.0
+TOUCH_EVERY_SECONDS = 60.0
+AUTH_CHANNEL = "auth"
+"""Bus channel on which instances announce revoked tokens, ended sessions and changed users:
+``{"type": "forget_token", "token_hash"}``, ``{"type": "forget_session", "session_hash"}``,
+``{"type": "forget_user", "user_id"}`` (the user changed, or all their sessions ended)."""
+
+
+@dataclass
+class _Entry:
+    identity: Identity | None
+    fetched: float
+    touched: float = 0.0
+
+
+class IdentityCache:
+    """Token hash, browser-session hash or user id -> Identity, each trusted for ``CACHE_SECONDS``.
+
+    Thread-safe: page routes resolve viewers in worker threads, sockets on the event loop.
+    """
+
+    def __init__(self, session_factory: sessionmaker[Session],
+                 announce: Callable[[dict[str, Any]], None] | None = None) -> None:
+        self.session_factory = session_factory
+        self.announce = announce or (lambda message: None)
+        self._tokens: dict[str, _Entry] = {}
+        self._users: dict[int, _Entry] = {}
+        self._sessions: dict[str, _Entry] = {}
+        self._lock = threading.Lock()
+
+    # -- lookups ----------------------------------------------------------------------------------
+
+    def cached_token(self, token: str) -> _Entry | None:
+        entry = self._tokens.get(identity.hash_token(token))
+        return entry if entry and time.monotonic() - entry.fetched < CACHE_SECONDS else None
+
+    def cached_user(self, user_id: int) -> _Entry | None:
+        entry = self._users.get(user_id)
+        return entry if entry and time.monotonic() - entry.fetched < CACHE_SECONDS else None
+
+    def user_for_token(self, token: str, session: Session | None = None) -> Identity | None:
+        """The token's user (None: no such token). Blocking on a miss: call from a worker thread."""
+        entry = self.cached_token(token)
+        if entry is None:
+            entry = self._load_token(token, session)
+        if entry.identity is not None and time.monotonic() - entry.touched > TOUCH_EVERY_SECONDS:
+            entry.touched = time.monotonic()
+            self._touch(identity.hash_token(token), session)
+        return entry.identity
+
+    def cached_session(self, key: str) -> _Entry | None:
+        entry = self._sessions.get(sessions.hash_key(key))
+        return entry if entry and time.monotonic() - entry.fetched < CACHE_SECONDS else None
+
+    def user_for_session(self, key: str, session: Session | None = None) -> Identity | None:
+        """The browser session's user (None: logged out or never existed). Blocking on a miss."""
+        entry = self.cached_session(key)
+        if entry is None:
+            found = self._with_session(session, lambda s: sessions.user_for_key(s, key))
+            entry = _Entry(found, time.monotonic())
+            with self._lock:
+                self._sessions[sessions.hash_key(key)] = entry
+        return entry.identity
+
+    def user(self, user_id: int, session: Session | None = None) -> Identity | None:
+        entry = self.cached_user(user_id)
+        if entry is None:
+            found = self._with_session(session, lambda s: identity.user_by_id(s, user_id))
+            entry = _Entry(found, time.monotonic())
+            with self._lock:
+                self._users[user_id] = entry
+        return entry.identity
+
+    def _load_token(self, token: str, session: Session | None) -> _Entry:
+        found = self._with_session(session, lambda s: identity.user_for_token(s, token))
+        entry = _Entry(found, time.monotonic())
+        with self._lock:
+            self._tokens[identity.hash_token(token)] = entry
+        return entry
+
+    def _touch(self, token_hash: str, session: Session | None) -> None:
+        self._with_session(session, lambda s: identity.touch_token(s, token_hash))
+
+    def _with_session(self, session: Session | None, work: Callable[[Session], Any]) -> Any:
+        if session is not None:
+            return work(session)
+        with self.session_factory() as own:
+            return work(own)
+
+    # -- invalidation -----------------------------------------------------------------------------
+
+    def forget_token(self, token_hash: str, *, everywhere: bool = True) -> None:
+        with self._lock:
+            self._tokens.pop(token_hash, None)
+        if everywhere:
+            self.announce({"type": "forget_token", "token_hash": token_hash})
+
+    def forget_session(self, session_hash: str, *, everywhere: bool = True) -> None:
+        with self._lock:
+            self._sessions.pop(session_hash, None)
+        if everywhere:
+            self.announce({"type": "forget_session", "session_hash": session_hash})
+
+    def forget_user(self, user_id: int, *, everywhere: bool = True) -> None:
+        """A user changed (renamed, upgraded, logged out everywhere): drop every entry naming
+        them."""
+        with self._lock:
+            self._users.pop(user_id, None)
+            for entries in (self._tokens, self._sessions):
+                for key in [k for k, e in entries.items()
+                            if e.identity is not None and e.identity.id == user_id]:
+                    del entries[key]
+        if everywhere:
+            self.announce({"type": "forget_user", "user_id": user_id})
+
+    def apply(self, message: dict[str, Any]) -> None:
+        """A change announced by another instance (or this one) on ``AUTH_CHANNEL``."""
+        if message.get("type") == "forget_token":
+            self.forget_token(str(message.get("token_hash")), everywhere=False)
+        elif message.get("type") == "forget_session":
+            self.forget_session(str(message.get("session_hash")), everywhere=False)
+        elif message.get("type") == "forget_user" and isinstance(message.get("user_id"), int):
+            self.forget_user(message["user_id"], everywhere=False)
+
+
+def identities(connection: HTTPConnection) -> IdentityCache:
+    return connection.app.state.identities

@@ -114,15 +114,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_router)
     app.include_router(lobby_router)
     app.include_router(people_router)
-    app.include_router(tournament_router)  # issue 21
+    app.include_router(tournament_router)
     app.include_router(lobby_socket_router)
     app.include_router(live_socket_router)
     app.include_router(page_router)
     app.include_router(account_page_router)
-    app.include_router(tournament_page_router)  # issue 21
-    app.include_router(analysis_page_router)  # issue 20
+    app.include_router(tournament_page_router)
+    app.include_router(analysis_page_router)
     app.add_middleware(AdmissionLimit, limit=settings.max_pending_requests)
-    # Outermost: match sockets skip the stack, which would live as long as each socket (issue 12).
+    # Outermost: match sockets skip the stack, which would live as long as each socket.
     app.add_middleware(MatchSockets, sessions=SessionMiddleware(app, **sessions))
     app.mount("/static", StaticFiles(directory=str(PROJECT_ROOT / "static")), name="static")
     return app

@@ -1,4 +1,4 @@
-"""Computer analysis (issue 20): how long a game's analysis takes, and whether it slows live games.
+"""Computer analysis: how long a game's analysis takes, and whether it slows live games.
 
 Starts the app (uvicorn, fresh database, bots off, rate limits off), plays finished games through
 the API, then measures in one run:

@@ -1,4 +1,4 @@
-"""Computer analysis (issue 20): per-ply values of finished games, the analysis board and hints.
+"""Computer analysis: per-ply values of finished games, the analysis board and hints.
 
 - ``values``: the pure math — how much a move cost its mover, and which marks that earns;
 - ``compute``: what runs in a worker process (one position's evaluation, a hint);

@@ -1,7 +1,7 @@
 """The analysis board: a stateless position from (game, seats, options, seed, moves), or from a
 match's start and a move list — one more move played on it, nothing stored, no match touched.
 
-Where a position comes from decides what may be seen (issue 20):
+Where a position comes from decides what may be seen:
 - **a start the caller describes** (game, players, options, seed): everything in it came from
   the caller, so showing it hides nothing from anyone — a "public start";
 - **a match's start** (``match``): its seed and options (secret ones included) stay on the

@@ -1,4 +1,4 @@
-"""Who may be shown "a good move" (issue 20): a player, on their turn, in a casual game whose
+"""Who may be shown "a good move": a player, on their turn, in a casual game whose
 every other seat is a built-in bot — never in a rated game (403 ``hints_rated``) nor in a game
 with another person or a third-party bot account in it (403 ``hints_people``). On the analysis
 board anyone may ask (nothing is at stake there).

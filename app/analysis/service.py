@@ -1,6 +1,6 @@
 """Computer analysis of finished matches: requesting it, following it, storing its result.
 
-Rules (issue 20):
+Rules:
 - only a **finished** match is analysed (409 ``match_not_finished`` before): after the end
   everything is public, so no analysis can leak a hidden card of a game in progress;
 - **once per match**: the row's primary key is the match id, so concurrent requests all find

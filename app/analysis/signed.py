@@ -1,4 +1,4 @@
-"""Signed analysis-board states (issue 20): the board answers every position with a token the
+"""Signed analysis-board states: the board answers every position with a token the
 server signed, and takes that token back instead of the move list, so a long line is not
 replayed on every request — the token carries the position itself (the engine's ``to_json``).
 

@@ -1,4 +1,4 @@
-"""Computer analysis, the analysis board and hints (issue 20), under /api/v1 (app/api/routes.py
+"""Computer analysis, the analysis board and hints, under /api/v1 (app/api/routes.py
 includes this router). Thin: the rules live in app/analysis/."""
 
 from __future__ import annotations

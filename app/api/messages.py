@@ -253,7 +253,7 @@ class StreamFinishEvent(Message):
     result: ResultOut | None
 
 
-# -- chat and notices (issue 17) ------------------------------------------------------------------
+# -- chat and notices -----------------------------------------------------------------------------
 
 class ChatUser(BaseModel):
     id: int

@@ -1,4 +1,4 @@
-"""Tournaments (issue 21): create, list, read, join, withdraw, enter a bot; live changes on a socket.
+"""Tournaments: create, list, read, join, withdraw, enter a bot; live changes on a socket.
 
 Thin: each route calls ``TournamentService``; the background job does the pairing."""
 

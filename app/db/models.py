@@ -262,7 +262,7 @@ class ChatReport(Base):
 
 
 class MatchAnalysis(Base):
-    """The computer analysis of one finished match (issue 20): one row per match, so a request
+    """The computer analysis of one finished match: one row per match, so a request
     made twice (or by two viewers at once) finds the row the first one inserted."""
 
     __tablename__ = "match_analyses"

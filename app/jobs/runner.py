@@ -68,7 +68,7 @@ class BackgroundJobs:
             keep_clocks(self.session_factory, self.publish_record),
             pair_quick_play(self.session_factory, self.publish_record, self.bus.publish),
             expire_absent_seekers(self.session_factory, self.presence, self.bus.publish),
-            run_tournaments(self.session_factory, self.publish_record, self.bus),  # issue 21
+            run_tournaments(self.session_factory, self.publish_record, self.bus),
         ]
         if isinstance(self.presence, SharedPresence):
             jobs.append(self._sweep_presence_forever(self.presence))

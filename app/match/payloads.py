@@ -95,7 +95,7 @@ def live_item(known: Known, seat_ratings: dict[int, dict[str, Any]],
 
 @dataclass(frozen=True, kw_only=True)
 class MatchChange(MatchHeader):
-    """A committed change as the shared bus channels carry it (issue 15): the header, whose seat
+    """A committed change as the shared bus channels carry it: the header, whose seat
     is to move, and the spectators' payload built once by the publisher. No snapshot, so no
     secret, travels to a process that serves no player of the match; a sealed match's change
     carries neither its position nor its last move (the bot runner, the account streams and the
@@ -125,7 +125,7 @@ class SeatMessage:
     """A seat's encoded ``{"type": "state", ...}`` message and the clock it shows (for the
     typed ``clock`` event that follows it). Only these two are kept: the message's dict, with
     the whole view inside, made hundreds of thousands of objects for the garbage collector to
-    walk under load (issue 12: the fan-out's p99 was its full collections)."""
+    walk under load (the fan-out's p99 was its full collections)."""
 
     text: str
     clock: dict[str, Any] | None

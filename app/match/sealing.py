@@ -1,4 +1,4 @@
-"""Sealed matches: readable by their seated players only (issue 21).
+"""Sealed matches: readable by their seated players only.
 
 Every table of a duplicate round plays the same deal, so watching another table of the round
 shows the cards still to come at one's own. Such a match is stored ``sealed``; every read path

@@ -18,7 +18,7 @@ from app.match.records import MatchRecord
 QUEUE_SIZE = 64
 Inbox = asyncio.Queue[dict[str, Any]]
 """Where a subscription's messages land. A connection following several channels passes one
-inbox to each ``subscribe`` and reads them all from it, with one task (issue 12: memory per
+inbox to each ``subscribe`` and reads them all from it, with one task (memory per
 socket)."""
 
 
@@ -43,7 +43,7 @@ def new_inbox() -> Inbox:
 class Receiver:
     """A subscriber that takes each message as it is published, on the loop, instead of reading
     it from a queue: an idle match socket then holds no queue and no task of its own, only its
-    place in the channel's set (issue 12: 10,000 idle sockets). ``push`` must not block."""
+    place in the channel's set (cheap at 10,000 idle sockets). ``push`` must not block."""
 
     __slots__ = ()
 

@@ -4,10 +4,10 @@
   clock ticks.
 - The seats' channel (full records, snapshot included) only while the viewer holds a seat or may
   still take one (a waiting match): so a process that serves no player of a match never receives
-  its secrets (issue 15), and a seat's view is built from the record its process received.
+  its secrets, and a seat's view is built from the record its process received.
 - The chat rooms the viewer may read.
 
-Everything lands in one inbox (issue 12: memory per socket): a queue read by one task (the NDJSON
+Everything lands in one inbox (memory per socket): a queue read by one task (the NDJSON
 stream), or the match socket's receiver, which holds no queue or task while idle. The match socket
 and the NDJSON match stream both follow a match through this class.
 """
@@ -35,7 +35,7 @@ from app.services.chat import chat_channel
 
 class SharedMatches:
     """One object per (form, match, version) in a process: every connection to a match holds the
-    same record or change, decoded once, instead of a copy each (issue 12: memory and CPU per
+    same record or change, decoded once, instead of a copy each (memory and CPU per
     socket). Held weakly: an entry lives while a connection shows it, and goes with the last one
     (memory is given back when sockets close). Lives on the event loop."""
 
@@ -80,7 +80,7 @@ def shared_matches(state: Any) -> SharedMatches:
 
 class MatchFeed:
     """The subscriptions themselves are plain ``join``/``leave`` calls on the bus, remembered in
-    a list: no exit stack, generator or queue of their own (issue 12: an idle socket's memory).
+    a list: no exit stack, generator or queue of their own (an idle socket's memory).
     ``inbox`` is a queue read with :meth:`next` (the NDJSON stream) or a :class:`Receiver` that
     takes each message as it is published (the match socket)."""
 

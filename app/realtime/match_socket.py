@@ -14,7 +14,7 @@ Browsers authenticate with their session cookie (the page's own origin only, see
 
 Served by :class:`MatchSockets`, a pure ASGI middleware in front of the app's stack, rather than
 a FastAPI route: the route's dependency machinery and every middleware frame would live as long
-as the socket (issue 12: 10,000 idle sockets, about 17 KiB each for those alone). An idle socket
+as the socket (at 10,000 idle sockets, about 17 KiB each for those alone). An idle socket
 holds its handler coroutine (waiting for the client), one :class:`SocketFeed` in its channels'
 sets and its presence entry; a task forwards events only while some are pending.
 """
@@ -225,7 +225,7 @@ class SocketFeed(Receiver):
         websocket, latest, feed = self.websocket, self.latest, self.feed
         assert latest is not None and feed is not None
         kind = message.get("type")
-        if kind == "chatLine":  # issue 17: only the rooms this viewer may read now
+        if kind == "chatLine":  # only the rooms this viewer may read now
             line = visible_line(message, latest, feed.viewer_id)
             if line is not None:
                 await websocket.send_json(line)

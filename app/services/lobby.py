@@ -227,7 +227,7 @@ class LobbyService:
         assert target is not None
         if target.id == user.id:
             raise Invalid("You cannot challenge yourself.", code="self_challenge")
-        if relations.blocks(self.session, target.id, user.id):  # issue 17: blocked by the target
+        if relations.blocks(self.session, target.id, user.id):  # blocked by the target
             raise Forbidden(f"{target.name} does not accept your challenges.", code="blocked")
         if rated and target.kind not in RATED_KINDS:
             raise Invalid("Rated games are for accounts.", code="rated_needs_account")

@@ -27,7 +27,7 @@ def game_summary(record: MatchHeader, user_id: int) -> dict[str, Any]:
         "time_control": record.time_control,
         "result": record.result if record.status == "finished" else None,
         "url": f"/m/{record.id}",
-        "tournament": record.tournament,  # issue 21: stored with the match
+        "tournament": record.tournament,  # stored with the match
     }
 
 
@@ -46,7 +46,7 @@ class AccountGames:
         self.notices = TurnNotices(user_id)
 
     def events_for(self, record: Known) -> list[dict[str, Any]]:
-        return self._lifecycle(record) + self.notices.events_for(record)  # issue 17: yourTurn
+        return self._lifecycle(record) + self.notices.events_for(record)  # yourTurn notices
 
     def _lifecycle(self, record: Known) -> list[dict[str, Any]]:
         if record.seat_of(self.user_id) is None:

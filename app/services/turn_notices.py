@@ -1,5 +1,5 @@
 """`yourTurn` and `offer` events for the account event stream: what the in-page notices and the
-header's "my games" count need (issue 17).
+header's "my games" count need.
 
 Pure: fed the user's match records as they change (the stream's tracker calls ``events_for``),
 it says once per ply that a match waits for the user's move, and once per offer that another

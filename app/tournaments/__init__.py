@@ -1,4 +1,4 @@
-"""Tournaments: Swiss, arena and duplicate Town events (issue 21).
+"""Tournaments: Swiss, arena and duplicate Town events.
 
 - ``pairing``   pure pairing and scoring (networkx matching; no database, no web);
 - ``models``    the tables;

@@ -7,7 +7,7 @@ scheduler (a restart, a concurrent leader) that read the same version changes no
 unique (tournament, user, slot) seat row refuses a second pairing of anyone in a round. All state
 is in SQL, so a restarted scheduler simply carries on from what is stored.
 
-Rules (also in the README): a finished two-player game scores 1 / ½ / 0 (Swiss) or Lichess arena
+Rules (also in docs/tournaments.md): a finished two-player game scores 1 / ½ / 0 (Swiss) or Lichess arena
 points; an aborted game (nobody's win) scores 0 for every seat; a bye scores 1. Arena games
 still running when the arena ends do not count. An arena pairs only players who are there: one
 whose game was aborted because they never made their first move is paused, as is one who

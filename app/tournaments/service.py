@@ -1,6 +1,6 @@
 """Tournament use cases: create, list, read (standings, pairings), join, withdraw, enter a bot.
 
-Rules decided here (also in the README's Tournaments section):
+Rules decided here (also in docs/tournaments.md):
 - accounts create tournaments; anyone signed in (guests too) may join a casual one, only
   accounts and bots a rated one;
 - Swiss and arena are for two-player games; duplicate is for games whose deal is fixed by

@@ -1,4 +1,4 @@
-"""The analysis board page, /analysis/<game> (issue 20). Everything it shows comes from the
+"""The analysis board page, /analysis/<game>. Everything it shows comes from the
 stateless board API (app/api/analysis_routes.py); the query string is the shareable position:
 ``?moves=c3-d4,e5-d4`` plus ``players``, ``seed``, ``options`` (JSON) or ``match``."""
 

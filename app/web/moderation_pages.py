@@ -1,4 +1,4 @@
-"""The moderators' page: reported chat lines with their match, newest first (issue 17).
+"""The moderators' page: reported chat lines with their match, newest first.
 
 Only accounts with ``users.is_moderator`` see it (grant it with
 ``python -m app.services.chat_reports grant <username>``); everyone else gets 403.

@@ -248,10 +248,10 @@ def render_page_error(request: Request, status: int, message: str) -> Response:
 
 
 
-from app.web.platform_pages import router as platform_page_router  # noqa: E402 (issue 16 pages)
+from app.web.platform_pages import router as platform_page_router  # noqa: E402 (platform pages)
 
 router.include_router(platform_page_router)
 
-from app.web.moderation_pages import router as moderation_page_router  # noqa: E402 (issue 17)
+from app.web.moderation_pages import router as moderation_page_router  # noqa: E402 (moderation pages)
 
 router.include_router(moderation_page_router)

@@ -5,7 +5,7 @@ Revises: 0009
 Create Date: 2026-11-23 11:00:00
 
 A duplicate round's tables all play one deal: while the round runs, each table is sealed to
-everyone not seated at it (issue 21). ``tournament_id`` names the event a match belongs to, so
+everyone not seated at it. ``tournament_id`` names the event a match belongs to, so
 ``gameStart`` says it whenever the match is read (on a stream's reconnect too).
 """
 

@@ -4,7 +4,7 @@ Revision ID: 0011
 Revises: 0010
 Create Date: 2026-11-23 11:40:00
 
-An arena pairs only the players who are there (issue 21): one who pressed "pause", or who let
+An arena pairs only the players who are there: one who pressed "pause", or who let
 an arena game be aborted by not making its first move, is paused (not paired) until they join
 again.
 """

@@ -1,4 +1,4 @@
-// The computer analysis on the match page (issue 20): request it once a game is over, follow its
+// The computer analysis on the match page: request it once a game is over, follow its
 // progress live (`analysis` events on the match socket, relayed by match.js as "match:message"),
 // then the value graph (click: jump to that ply), the marked moves with their signs in the move
 // list, and the preferred move drawn on the board. In a casual game against built-in bots, a

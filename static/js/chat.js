@@ -1,4 +1,4 @@
-// The match chat panel (issue 17): the players' room and the spectators' room, quick phrases shown
+// The match chat panel: the players' room and the spectators' room, quick phrases shown
 // in the reader's language, mute / block / report on each line.
 // Chat text is only ever put on the page with textContent: whatever a line says stays inert text.
 // Live lines come over the match page's one socket: match.js re-dispatches every socket message

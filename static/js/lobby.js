@@ -96,7 +96,7 @@ function renderSeeks() {
     seats.textContent = `${seek.joined.length}/${seek.seats}`;
     const mode = document.createElement("td");
     mode.textContent = modeText(seek);
-    // Phones hide the Mode column: the same words go under the game's name (issue 18).
+    // Phones hide the Mode column: the same words go under the game's name.
     const inline = document.createElement("div");
     inline.className = "muted small mode-inline";
     inline.textContent = modeText(seek);

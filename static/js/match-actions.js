@@ -104,7 +104,7 @@ export function movesText(moves) {
 }
 
 /**
- * What to do once a game is over (issue 18), under the result: rematch (players), a new game,
+ * What to do once a game is over, under the result: rematch (players), a new game,
  * back to the lobby, and the moves to download or copy. Empty while the game goes on.
  */
 export function renderAfterGame(container, match, { apply, showError, moves }) {

@@ -1,4 +1,4 @@
-// Players' names and ratings as the site's pages show them (issue 18). Names come from the kit
+// Players' names and ratings as the site's pages show them. Names come from the kit
 // (kit/turn.js playerName: built-in bots translated and numbered), ratings with a clear
 // "provisional" mark.
 import { isBotSeat, playerName, t } from "./kit/index.js";
@@ -7,7 +7,7 @@ export { isBotSeat, playerName as seatName };
 
 /**
  * A rating for display: the number, and while it is provisional (fewer than 10 rated games) a
- * small "provisional" pill that explains itself on hover or tap (issue 18: "(25?)" was cryptic).
+ * small "provisional" pill that explains itself on hover or tap ("(25?)" was cryptic).
  * Returns null without a rating.
  */
 export function ratingMark(rating, className = "rating muted") {

@@ -1,4 +1,4 @@
-// Account notices on every page (issue 17), from the account event socket
+// Account notices on every page, from the account event socket
 // (WS /api/v1/stream/event/ws, the same events as GET /api/v1/stream/event):
 //   - an in-page notice for your turn in a correspondence game, a challenge to you, a game of yours
 //     that started, and a draw / takeback / end / rematch offer — each shown once (remembered in

@@ -1,5 +1,5 @@
-"""The analysis pool runs only on CPU time nobody else wants (issue 20: "without delaying moves in
-other games"): its worker processes are SCHED_IDLE on Linux (app/analysis/compute.py)."""
+"""The analysis pool runs only on CPU time nobody else wants (so it never delays moves
+in other games): its worker processes are SCHED_IDLE on Linux (app/analysis/compute.py)."""
 
 from __future__ import annotations
 

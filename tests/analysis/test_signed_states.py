@@ -1,4 +1,4 @@
-"""Signed analysis-board states (issue 20: "the move list, or a state the server signed"): every
+"""Signed analysis-board states (the board takes the move list, or a state it signed): every
 board answer carries one; sent back with a move it gives the engine's position without replaying
 the line; altered, foreign, expired or foreign-game tokens are refused with a JSON error; and a
 token never carries what its holder may not see (a live match's seed, a live Town deal)."""

@@ -1,5 +1,5 @@
 """Match chat over REST and the match socket: rooms, phrases, inert text, floods, mutes, blocks,
-reports (issue 17)."""
+reports."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Chat lines on the NDJSON match stream (`chatLine`), each room only to its readers (issue 17)."""
+"""Chat lines on the NDJSON match stream (`chatLine`), each room only to its readers."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Finding someone to challenge (issue 18): GET /api/v1/users?q= and a challenge's seat."""
+"""Finding someone to challenge: GET /api/v1/users?q= and a challenge's seat."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The replay's computer analysis and the analysis board, in chromium (issue 20): request it,
+"""The replay's computer analysis and the analysis board, in chromium: request it,
 the value graph appears, a blunder is listed and its preferred move drawn, "Analyse from here"
 opens the board at that position, and the board plays moves and shows a hint."""
 

@@ -1,4 +1,4 @@
-"""Blocking from a profile (issue 17): once Fay blocks Gus, Gus's challenge from Fay's profile is
+"""Blocking from a profile: once Fay blocks Gus, Gus's challenge from Fay's profile is
 refused, and Fay can undo it."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Boards that fit a phone and hide nothing (issue 18): Scalas opens in the flat view on a phone,
+"""Boards that fit a phone and hide nothing: Scalas opens in the flat view on a phone,
 its edge labels are inside the picture, and over a whole played game no legal target is covered by
 a nearer tower in the 3D view; Town of Stairs fits 375 px without sideways scrolling, with the offer
 cards on screen next to the town; reduced motion plays Town's walks at once."""

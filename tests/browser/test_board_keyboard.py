@@ -1,4 +1,4 @@
-"""Keyboard and screen readers (issue 18): a whole game of Sight against the easy bot played with the
+"""Keyboard and screen readers: a whole game of Sight against the easy bot played with the
 keyboard only (Tab onto the board, arrows, Enter, Escape), every move read out in the live region;
 the same on a Japanese page of Stairs, where squares are named and moves announced in Japanese."""
 

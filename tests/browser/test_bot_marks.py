@@ -1,5 +1,5 @@
 """Programs are marked BOT wherever the scripts draw a player: the match page's seats and the
-Watch page (issue 16: bots are marked on every page)."""
+Watch page (bots are marked on every page)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The match chat in browsers (issue 17): two players chat both ways in two languages, markup
+"""The match chat in browsers: two players chat both ways in two languages, markup
 stays text, a spectator talks in the spectators' room only, mute hides a player's lines."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What a newcomer trips on (issue 18), in the browser: the end screen explains Stairs' result
+"""What a newcomer trips on, in the browser: the end screen explains Stairs' result
 step by step in both languages, the after-game buttons, the phone lobby shows the clock, a player
 found by search gets a challenge with a clock and a colour, and Watch filters by game."""
 

@@ -1,4 +1,4 @@
-"""Account notices on every page (issue 17): the home page of one player tells them when the
+"""Account notices on every page: the home page of one player tells them when the
 opponent moves in a correspondence game open in another browser; the tab title counts it and the
 header's "my games" list puts that game first."""
 

@@ -1,4 +1,4 @@
-"""A running tournament in the browser (issue 21): join from the page, the pairing appears when
+"""A running tournament in the browser: join from the page, the pairing appears when
 the background job starts the event, the link leads to the game, and the standings move live
 when the game ends — at 375 px in Japanese and 1366 px in English."""
 

@@ -1,4 +1,4 @@
-"""Fixed deals (duplicate tournaments, issue 21): a game that has a deal draws it itself
+"""Fixed deals (duplicate tournaments): a game that has a deal draws it itself
 (``Game.draw_deal``) and cuts it for a table size (``Game.deal_for_players``), so app/ holds no
 game's knowledge of decks or cards. Engine only."""
 

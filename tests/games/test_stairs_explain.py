@@ -1,4 +1,4 @@
-"""The squares behind a Stairs result: each seat's stacks of the greatest height (issue 18: the
+"""The squares behind a Stairs result: each seat's stacks of the greatest height (the
 end screen marks them beside each step of the decision)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Computer analysis across instances (issue 20): requests fired together at two web instances
+"""Computer analysis across instances: requests fired together at two web instances
 sharing PostgreSQL and Redis make one analysis, run once by whichever instance leads the jobs."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Memory is given back when match sockets close (issue 12, deliverable 4).
+"""Memory is given back when match sockets close.
 
 A real server (uvicorn, in this process so its structures can be inspected) holds players and
 spectators on two matches through a join and a socket move; once every socket has closed, the

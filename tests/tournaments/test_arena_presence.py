@@ -1,4 +1,4 @@
-"""An arena pairs only the players who are there (issue 21, as Lichess): one who never made the
+"""An arena pairs only the players who are there (as Lichess): one who never made the
 first move of their game (the game is aborted at the first-move limit) is paused, as is one who
 pressed pause; a paused player is not paired again until they join again. Their opponent, and a
 player whose game the opponent called off, stay in. SQLite and PostgreSQL, fake clock."""

@@ -1,4 +1,4 @@
-"""Arena berserk (issue 21, optional there; as Lichess): before their first move a player halves
+"""Arena berserk (optional; as Lichess): before their first move a player halves
 their clock and plays without increment; a win with at least 7 of their own moves then scores
 one point more. Once per game, never after moving, only in an arena. SQLite and PostgreSQL."""
 

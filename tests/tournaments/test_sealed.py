@@ -1,4 +1,4 @@
-"""A duplicate Town round's tables are sealed while the round runs (issue 21): every table plays
+"""A duplicate Town round's tables are sealed while the round runs: every table plays
 the same deal, so a player at table A (or any visitor) watching table B would see the cards
 still to come at A. Every read path refuses them (403 ``match_sealed``), the Watch list leaves
 the tables out, the bus carries no position of them; the tables open when the round has ended

@@ -1,4 +1,4 @@
-"""Bots are marked BOT on the leaderboard too (issue 16: on every page)."""
+"""Bots are marked BOT on the leaderboard too (as on every page)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 18's rough edges on the server-rendered pages: /lobby, finding a player, the fuller
+"""Rough edges a newcomer meets on the server-rendered pages: /lobby, finding a player, the fuller
 challenge form, and what a page says without JavaScript."""
 
 from __future__ import annotations

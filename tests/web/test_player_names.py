@@ -1,4 +1,4 @@
-"""Players' names on server-rendered pages (issue 18 item 7): built-in bots translated and
+"""Players' names on server-rendered pages: built-in bots translated and
 numbered, never two identical "Bot (easy)" in one list."""
 
 from __future__ import annotations

@@ -101,4 +101,4 @@ export function mountBoard(root, ctx) {
   };
 }
 
-export { explainResult } from "./explain.js"; // the match page's result in words (issue 18)
+export { explainResult } from "./explain.js"; // the match page's result in words

@@ -1,4 +1,4 @@
-// Sight's result in one sentence for the end screen (issue 18): whose turn found no legal move.
+// Sight's result in one sentence for the end screen: whose turn found no legal move.
 // The facts come from the engine's result details (games/sight/engine.py: loser, board_full).
 import { t } from "/static/js/kit/index.js";
 

@@ -131,7 +131,7 @@ export function mountBoard(root, ctx) {
     ctx.actions.replaceChildren();
     const moves = buttonMoves(myMoves(match, ctx.readOnly), clicks);
     moveButtons(ctx.actions, moves, { submit: ctx.submit, label: (move) => t(BUTTON_WORDS[move] ?? move) });
-    if (moves.includes("swap")) { // the pie rule, said where the button is (issue 18)
+    if (moves.includes("swap")) { // the pie rule, said where the button is
       const note = document.createElement("p");
       note.className = "swap-hint muted";
       note.textContent = t("Swap colours (pie rule): you take light and the move light just made; your opponent then plays dark and moves next. Or just play a move as dark.");

@@ -1,4 +1,4 @@
-// Stairs' result, step by step (issue 18): the winner rules look only at the tallest stacks —
+// Stairs' result, step by step: the winner rules look only at the tallest stacks —
 // 1. highest piece: does only one side top a stack of the greatest height? 2. if both do, who
 // tops more of them? 3. if still tied, whose last piece up there arrived first?
 // The facts come from the engine's result details (games/stairs/engine.py score_now, explain.py):

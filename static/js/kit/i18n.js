@@ -60,7 +60,7 @@ const ERRORS = {
   csrf_failed: N_("Your session expired: please reload the page and retry."),
   unauthenticated: N_("Choose a name first."),
   server_busy: N_("The server is busy: try again in a moment."),
-  // the analysis board (issue 20)
+  // the analysis board
   match_in_progress: N_("This game hides cards: its positions can be studied once it is over."),
   invalid_state: N_("This board position is no longer valid: open it again from its link."),
   state_expired: N_("This board position is no longer valid: open it again from its link."),

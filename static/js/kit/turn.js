@@ -13,7 +13,7 @@ export function isMyTurn(match) {
 /**
  * The display name of a seat's player, or `fallback` for an open seat. Built-in bots ("Bot (easy)"
  * is stored) read in the page's language, and a player holding several seats is numbered:
- * "Bot 1 (easy)", "Bot 2 (easy)" (issue 18: "Bot (easy) wins" did not say which).
+ * "Bot 1 (easy)", "Bot 2 (easy)" ("Bot (easy) wins" did not say which).
  */
 export function playerName(match, seat, fallback = "—") {
   const user = match?.seats?.[seat]?.user;

@@ -5,14 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.api import schemas
 from app.api.deps import SessionDep
 from app.db.one_hop import OneHopRoute
-from app.http.doors import BotMaker, PublicDoor
+from app.http.doors import BotMaker, PublicDoor, principal_of
 from app.http.identity_cache import identities
-from app.services import bot_accounts
+from app.ratelimit import login_guard
+from app.services import accounts, bot_accounts
+from app.services.errors import Forbidden
 
 router = APIRouter(route_class=OneHopRoute, tags=["bots"])
 
@@ -27,12 +29,29 @@ class BotOut(BaseModel):
     games_played: int
 
 
+class BotUpgradeIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    password: str | None = Field(default=None, max_length=200, description=(
+        "Your password: required when the call is made with a browser session (a token "
+        "with the `bot` scope, or a full-access login token, needs none)."))
+
+
 @router.post("/bot/upgrade", response_model=schemas.UserOut)
-def upgrade_to_bot(user: BotMaker, session: SessionDep, request: Request) -> dict[str, Any]:
+def upgrade_to_bot(user: BotMaker, session: SessionDep, request: Request,
+                   body: BotUpgradeIn | None = None) -> dict[str, Any]:
     """Turn your account into a bot account: final, and only for an account that has never
-    played. Bots are marked BOT everywhere (`kind: "bot"`), play rated games, accept
-    challenges, and cannot join quick play. Guests get 403 `bot_needs_account`; an account with
-    games gets 409 `account_has_games`."""
+    played. Needs a token with the `bot` scope, a full-access token, or a browser session with
+    the password re-entered (`password`, else 403 `password_required`). Bots are marked BOT
+    everywhere (`kind: "bot"`), play rated games, accept challenges, and cannot join quick
+    play. Guests get 403 `bot_needs_account`; an account with games gets 409
+    `account_has_games`."""
+    if principal_of(request).credential == "session":
+        if body is None or not body.password:
+            raise Forbidden("Re-enter your password to turn this account into a bot.",
+                            code="password_required")
+        with login_guard(request, f"user:{user.id}"):
+            accounts.confirm_password(session, user.id, body.password)
     upgraded = bot_accounts.upgrade_to_bot(session, user)
     identities(request).forget_user(upgraded.id)
     return upgraded.public()

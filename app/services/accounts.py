@@ -77,3 +77,16 @@ def authenticate(session: Session, username: str, password: str) -> tuple[Identi
     token = issue_token(session, user, label="login")
     session.commit()
     return identity_of(user), token
+
+
+def confirm_password(session: Session, user_id: int, password: str) -> None:
+    """Re-check the signed-in user's password before a final step (becoming a bot)."""
+    user = session.get(User, user_id)
+    session.commit()  # end the read before the slow hash, as ``authenticate`` does
+    failure = Unauthenticated("Wrong password.", code="bad_credentials")
+    if user is None or not user.password_hash:
+        raise failure
+    try:
+        HASHER.verify(user.password_hash, password)
+    except (VerificationError, InvalidHashError):
+        raise failure from None

@@ -10,10 +10,8 @@ from fastapi.testclient import TestClient
 
 from app.main import create_app
 from app.settings import Settings
-
 from tests.api.conftest import start_match
 from tests.conftest import make_guest
-
 
 LIMIT_OF = {"/api/v1/analysis/board": "board", "/api/v1/analysis/hint": "hints",
             "/api/v1/analysis/import": "board"}

@@ -1,0 +1,20 @@
+"""docs/security.md lists every door with the scope the code declares: printed from the app, so
+the docs cannot drift from what the gate enforces."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.http.inventory import markdown
+from app.main import create_app
+from app.settings import Settings
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "security.md"
+START, END = "<!-- doors: python -m app.http.inventory -->\n", "<!-- /doors -->"
+
+
+def test_the_security_page_lists_every_door_as_the_app_declares_it() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    documented = text.split(START, 1)[1].split(END, 1)[0]
+    assert documented == markdown(create_app(Settings(secret_key="docs"))), (
+        "docs/security.md's door table is stale: paste `python -m app.http.inventory` into it")

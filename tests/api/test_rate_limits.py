@@ -251,3 +251,41 @@ def test_a_dead_redis_lets_requests_through_quickly() -> None:
     started = time.monotonic()
     assert [limiter.check("moves", "t:x") for _ in range(50)] == [None] * 50
     assert time.monotonic() - started < 2.0
+
+
+def _finished_match(client: TestClient, alice: dict[str, str], bob: dict[str, str]) -> str:
+    created = client.post("/api/v1/matches", json={"game": "stairs"}, headers=alice).json()
+    assert client.post(f"/api/v1/matches/{created['id']}/join", headers=bob).status_code == 200
+    assert client.post(f"/api/v1/matches/{created['id']}/resign", headers=alice).status_code == 200
+    return str(created["id"])
+
+
+def test_analysis_requests_per_caller(limited: TestClient) -> None:
+    alice, bob = make_guest(limited, "Alice"), make_guest(limited, "Bob")
+    url = f"/api/v1/matches/{_finished_match(limited, alice, bob)}/analysis"
+    responses = fire(3 * first_amount("analysis"), lambda i: limited.post(url, headers=alice))
+    assert_limited("analysis", responses, {200, 202})
+    assert limited.post(url, headers=bob).status_code != 429  # counted apart
+
+
+def test_board_hints_per_caller(limited: TestClient) -> None:
+    alice = make_guest(limited, "Alice")
+    responses = fire(3 * first_amount("hints"), lambda i: limited.post(
+        "/api/v1/analysis/hint", json={"game": "stairs"}, headers=alice))
+    assert_limited("hints", responses, {200})
+
+
+def test_match_hints_per_caller(limited: TestClient) -> None:
+    alice, bob = make_guest(limited, "Alice"), make_guest(limited, "Bob")
+    created = limited.post("/api/v1/matches", json={"game": "stairs"}, headers=alice).json()
+    assert limited.post(f"/api/v1/matches/{created['id']}/join", headers=bob).status_code == 200
+    url = f"/api/v1/matches/{created['id']}/hint"
+    responses = fire(3 * first_amount("hints"), lambda i: limited.post(url, headers=alice))
+    assert_limited("hints", responses, {200, 403, 409})
+
+
+def test_board_positions_per_caller(limited: TestClient) -> None:
+    alice = make_guest(limited, "Alice")
+    responses = fire(3 * first_amount("board"), lambda i: limited.post(
+        "/api/v1/analysis/board", json={"game": "stairs"}, headers=alice))
+    assert_limited("board", responses, {200})

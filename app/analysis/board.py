@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 from app.match import sealing, store
 from app.match.service import validate_setup
 from app.services.errors import Forbidden, Invalid, NotFound
-from app.services.game_records import GameRecordError, parse_text
+from app.services.game_records import GameRecordError, parse_text, seed_text
 from games import State, registry
 from games.base import IllegalMove, move_key
 
@@ -51,9 +51,11 @@ class Start:
 
 
 def described_start(game_id: str, players: int | None, options: dict[str, Any] | None,
-                    seed: int | None) -> Start:
+                    seed: int | None, rules_version: int | None = None) -> Start:
+    """A start the caller describes; ``rules_version`` (a game record's) deals and plays as that
+    version did, so an imported old game replays on the board."""
     setup = validate_setup(game_id, options, players)
-    return Start(setup.game.id, setup.num_seats, setup.options, seed or 0)
+    return Start(setup.game.id, setup.num_seats, setup.options, seed or 0, rules_version)
 
 
 def match_start(session: Session, match_id: str) -> Start:
@@ -161,18 +163,19 @@ def imported(text: str) -> dict[str, Any]:
     try:
         parsed = parse_text(text)
         game_id, players, options = parsed.game_id, parsed.num_seats, parsed.options
+        seed, rules_version = parsed.seed, parsed.rules_version
     except (GameRecordError, ValueError, KeyError) as error:
         raise Invalid(f"This record cannot be read: {error}", code="invalid_record") from None
     try:
         registry.get(game_id)
     except registry.UnknownGame:
         raise NotFound(f"There is no game {game_id!r}.", code="no_game") from None
-    start = described_start(game_id, players, options, parsed.seed)
-    start = Start(start.game, start.players, start.options, start.seed, parsed.rules_version)
+    start = described_start(game_id, players, options, seed, rules_version)
     try:
         _, line = replay(start, parsed.moves)
     except Invalid as error:
         raise Invalid(f"This record does not replay: {error.message}",
                       code="invalid_record") from None
-    return {"game": game_id, "players": players, "options": start.options, "seed": start.seed,
-            "rules_version": parsed.rules_version, "moves": line.moves}
+    return {"game": game_id, "players": players, "options": start.options,
+            "seed": seed_text(start.seed),
+            "rules_version": rules_version, "moves": line.moves}

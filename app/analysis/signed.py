@@ -76,7 +76,7 @@ def sign(key: bytes, start: Start, state: State, line: Line) -> str:
     payload = {
         "v": VERSION, "g": start.game, "n": start.players,
         "o": start.options if start.disclosed else public_options(game, start.options),
-        "s": start.seed if start.disclosed else None,
+        "s": str(start.seed) if start.disclosed else None,  # a JSON number cannot hold 128 bits
         "r": start.rules_version, "mv": line.moves, "ls": line.last_seat, "st": state.to_json(),
         "t": _epoch(),
     }

@@ -4,10 +4,10 @@ includes this router). Thin: the rules live in app/analysis/."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
 from app.analysis import board, compute, pool, signed
 from app.analysis.hints import hint_position
@@ -19,6 +19,12 @@ from app.http.doors import Player, PublicDoor, Reader
 from app.ratelimit import rate_limit
 from app.realtime.bus import match_channel
 from app.services.errors import Conflict, Invalid
+from app.services.game_records import parse_seed
+
+SEED_DESCRIPTION = (
+    "The seed that deals the start (games with chance): a decimal string of up to 78 digits "
+    "(seeds reach 2**256; a match's is 128 bits, too large for a JSON number), or an integer up "
+    "to 2**53. Answers always write a seed as a decimal string.")
 
 router = APIRouter(route_class=OneHopRoute, responses=ERROR_RESPONSES,
                    tags=["analysis"])
@@ -47,13 +53,23 @@ class BoardIn(BaseModel):
     game: str | None = Field(default=None, max_length=20, examples=["stairs"])
     players: StrictInt | None = Field(default=None, ge=1, le=8)
     options: dict[str, Any] | None = None
-    seed: StrictInt | None = Field(default=None, ge=0, le=2**53)
+    seed: Annotated[StrictInt, Field(ge=0, le=2**53)] | Annotated[
+        str, Field(pattern=r"^[0-9]{1,78}$")] | None = Field(
+        default=None, description=SEED_DESCRIPTION, examples=["340282366920938463463374607431768211455"])
+    rules_version: StrictInt | None = Field(
+        default=None, ge=1, le=1000, description="The game's rules version the described start "
+        "is played under (a game record's `Rules` tag); default: the current rules.")
     match: str | None = Field(default=None, max_length=12)
     moves: list[str] = Field(default_factory=list, max_length=board.MAX_MOVES)
     move: str | None = Field(default=None, min_length=1, max_length=40)
     state: str | None = Field(default=None, min_length=1, max_length=signed.MAX_TOKEN,
                               description="a signed state from an earlier answer, instead of "
-                                          "match/players/options/seed/moves")
+                                          "match/players/options/seed/rules_version/moves")
+
+    @field_validator("seed")
+    @classmethod
+    def _seed_in_range(cls, seed: int | str | None) -> int | None:
+        return parse_seed(seed) if isinstance(seed, str) else seed
 
 
 class BoardOut(BaseModel):
@@ -86,7 +102,8 @@ class ImportOut(BaseModel):
     game: str
     players: int
     options: dict[str, Any]
-    seed: int
+    seed: str = Field(description="The record's seed as a decimal string (0 without a Seed "
+                                  "tag); send it back to the board as it is.")
     rules_version: int | None
     moves: list[str]
 
@@ -118,7 +135,8 @@ def get_analysis(match_id: str, session: SessionDep) -> dict[str, Any]:
 def _position(request: Request, session: Any, body: BoardIn
               ) -> tuple[board.Start, Any, board.Line]:
     if body.state is not None:
-        given = [name for name in ("match", "players", "options", "seed") if getattr(body, name)
+        given = [name for name in ("match", "players", "options", "seed", "rules_version")
+                 if getattr(body, name)
                  is not None] + (["moves"] if body.moves else [])
         if given:
             raise Invalid(f"Give a signed state or a position, not both ({', '.join(given)}).",
@@ -131,11 +149,15 @@ def _position(request: Request, session: Any, body: BoardIn
             state = board.finish_line(board.play_on(state, line, body.move), line)
         return opened.start, state, line
     if body.match is not None:
+        if body.rules_version is not None:
+            raise Invalid("A match's start has its own rules version: do not give one.",
+                          code="invalid_request")
         start = board.match_start(session, body.match)
     else:
         if body.game is None:
             raise Invalid("Name a game or a match.", code="invalid_request")
-        start = board.described_start(body.game, body.players, body.options, body.seed)
+        start = board.described_start(body.game, body.players, body.options, body.seed,
+                                      body.rules_version)
     moves = [*body.moves, body.move] if body.move is not None else body.moves
     state, played = board.replay(start, moves)
     return start, state, played

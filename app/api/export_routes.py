@@ -48,7 +48,8 @@ def export_match(match_id: str, session: SessionDep, viewer: Reader,
                      "moves, readable and re-importable."))) -> Response:
     """The match as a game record: game, options (secret ones left out), players, ratings,
     date, time control, result and reason, and every move in canonical notation. The seed that
-    fixes shuffles is given once the match is over (or always for games without chance).
+    fixes shuffles is given once the match is over (or always for games without chance), as a
+    decimal string in JSON (`"seed": "3402…"`: 128 bits do not fit a JSON number).
     403 `match_sealed`: see `GET /matches/{id}`."""
     record: dict[str, Any] = build_record(session, match_id, viewer.id if viewer else None)
     filename = f"stepwell-{record['game']}-{record['match_id']}"

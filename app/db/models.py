@@ -7,7 +7,6 @@ from typing import Any, ClassVar
 
 from sqlalchemy import (
     JSON,
-    BigInteger,
     Boolean,
     Float,
     ForeignKey,
@@ -19,6 +18,7 @@ from sqlalchemy import (
     false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator
 
 from app import timesource
 
@@ -44,6 +44,20 @@ def _start_rules_version(context: Any) -> int:
     records it without having to remember to."""
     snapshot = context.get_current_parameters().get("snapshot") or {}
     return int(snapshot.get("rules_version", 1))
+
+
+class SeedText(TypeDecorator[int]):
+    """A match's seed: a whole number of up to 256 bits, stored as decimal text because no
+    integer column holds 128 bits on both SQLite and PostgreSQL. Python code sees an ``int``."""
+
+    impl = String(80)
+    cache_ok = True
+
+    def process_bind_param(self, value: int | None, dialect: Any) -> str | None:
+        return None if value is None else str(int(value))
+
+    def process_result_value(self, value: Any, dialect: Any) -> int | None:
+        return None if value is None else int(value)
 
 
 class Base(DeclarativeBase):
@@ -105,7 +119,7 @@ class Match(Base):
     id: Mapped[str] = mapped_column(String(12), primary_key=True)
     game: Mapped[str] = mapped_column(String(20), index=True)
     options: Mapped[dict[str, Any]] = mapped_column(default=dict)
-    seed: Mapped[int] = mapped_column(BigInteger)
+    seed: Mapped[int] = mapped_column(SeedText)  # secret until the record may show it
     num_seats: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(12), index=True)  # waiting|active|finished|aborted
     rated: Mapped[bool] = mapped_column(Boolean, default=False)

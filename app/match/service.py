@@ -30,12 +30,20 @@ from app.services.errors import Conflict, Forbidden, Invalid, NotFound, ServiceE
 from app.services.identity import Identity
 from app.timesource import now
 from games import Game, IllegalMove, Result, State, registry
+from games.chance import SEED_BITS
 
 MATCH_ID_ALPHABET = string.ascii_letters + string.digits
 MATCH_ID_LENGTH = 8
 
 def _new_match_id() -> str:
     return "".join(secrets.choice(MATCH_ID_ALPHABET) for _ in range(MATCH_ID_LENGTH))
+
+
+def new_seed() -> int:
+    """A secret seed for a new deal, from the OS generator: the game expands it into every card
+    (``games.chance``), so it must be unguessable, and it stays server-side until the game
+    record may show it (``app/services/game_records.py``)."""
+    return secrets.randbits(SEED_BITS)
 
 
 def _validation_message(error: ValidationError) -> str:
@@ -155,7 +163,7 @@ class MatchService:
 
     def _new_match(self, setup: MatchSetup, creator_id: int | None, rated: bool = False,
                    time_control: dict[str, Any] | None = None, **extra: Any) -> Match:
-        seed = secrets.randbelow(2**31)
+        seed = new_seed()
         try:
             state = setup.game.new_state(players=setup.num_seats, options=setup.options, seed=seed)
         except (ValueError, IllegalMove) as error:
@@ -263,7 +271,7 @@ class MatchService:
         that left), clocks, the next deadline, and the result when the game (or the field) ends."""
         clock, rows = match.clock, []
         ply = match.ply
-        rng = random.Random(match.seed + ply)
+        rng = random.Random(f"{match.id}:{ply}")  # not the seed: moves made here are public
         active = [s for s in range(match.num_seats) if s not in eliminated]
         queue = list(played)
         while queue or (automatic := _automatic_move(state, eliminated, len(active), rng)):

@@ -7,6 +7,10 @@ through the engine, so a downloaded game can be studied or re-imported.
 Nothing secret leaves through a record: options that fix hidden information are left out, and the
 seed (which fixes every shuffle) is given only once the match is over or when the game has no
 hidden information and no chance.
+
+A seed is a whole number of up to 256 bits (new matches draw 128), too large for a JSON number
+that every client reads exactly, so the JSON record carries it as a decimal string; the text
+record's ``Seed`` tag is the same digits.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from app.services.errors import NotFound
 from app.services.option_privacy import public_options
 from app.services.ratings import get_rating, rating_json
 from games import Game, State, registry
+from games.chance import check_seed
 
 FORMAT = "stepwell-record"
 FORMAT_VERSION = 1
@@ -35,6 +40,7 @@ LINE_WIDTH = 79
 _TAG_LINE = re.compile(r'^\[(?P<name>[A-Za-z][A-Za-z0-9_]*)\s+"(?P<value>(?:[^"\\]|\\.)*)"\]\s*$')
 _COMMENT = re.compile(r"\{[^}]*\}")
 _NUMBERED_MOVE = re.compile(r"(?P<ply>\d+)\.\s*(?P<move>[^\s.{}][^\s{}]*)")
+_SEED = re.compile(r"[0-9]{1,78}")  # 2**256 has 78 digits
 
 
 class GameRecordError(ValueError):
@@ -43,6 +49,19 @@ class GameRecordError(ValueError):
 
 def seed_is_public(game: Game, status: str) -> bool:
     return status in OVER or not (game.hidden_information or game.has_chance)
+
+
+def seed_text(seed: int) -> str:
+    """A seed as JSON carries it: decimal digits in a string."""
+    return str(seed)
+
+
+def parse_seed(text: str) -> int:
+    """A seed written as decimal digits (a record's tag, a JSON string); ValueError if it is
+    not one (see ``games.chance.check_seed`` for the range)."""
+    if not isinstance(text, str) or not _SEED.fullmatch(text.strip()):
+        raise ValueError(f"a seed is written as decimal digits, not {str(text)[:40]!r}")
+    return check_seed(int(text.strip()))
 
 
 def _iso(moment: Any) -> str | None:
@@ -81,7 +100,8 @@ def build_record(session: Session, match_id: str, viewer_id: int | None = None) 
         "game": game.id,
         "title": game.title,
         "options": public_options(game, dict(match.options or {})),
-        "seed": match.seed if seed_is_public(game, match.status) and not match.sealed else None,
+        "seed": seed_text(match.seed)
+        if seed_is_public(game, match.status) and not match.sealed else None,
         "num_seats": match.num_seats,
         "rules_version": match.rules_version or 1,
         "players": players,
@@ -215,7 +235,13 @@ class ParsedGame:
 
     @property
     def seed(self) -> int | None:
-        return int(self.tags["Seed"]) if "Seed" in self.tags else None
+        """The Seed tag's number; GameRecordError when it is not a seed."""
+        if "Seed" not in self.tags:
+            return None
+        try:
+            return parse_seed(self.tags["Seed"])
+        except ValueError as error:
+            raise GameRecordError(f"the Seed tag: {error}") from None
 
     @property
     def players(self) -> list[str]:

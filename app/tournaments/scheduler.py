@@ -17,7 +17,6 @@ pressed pause, until they join again. Duplicate tables: rank points (pairing.ran
 from __future__ import annotations
 
 import logging
-import random
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
@@ -28,7 +27,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import Match, Move
 from app.match import clocks, sealing, store
-from app.match.service import MatchService, MatchSetup, Publish, validate_setup
+from app.match.service import MatchService, MatchSetup, Publish, new_seed, validate_setup
 from app.timesource import now
 from app.tournaments import pairing
 from app.tournaments.models import (
@@ -283,7 +282,7 @@ class Scheduler:
                     seats_taken[seat.user_id].append(seat.seat)
         ranked = sorted(active, key=lambda e: (-points[e.user_id], -e.rating, e.id))
         game = registry.get(tournament.game)
-        deal = game.draw_deal(random.SystemRandom().randrange(2**31))
+        deal = game.draw_deal(new_seed())
         assert deal is not None, "duplicate tournaments are only created for games with deals"
         for board, table in enumerate(pairing.town_tables([e.user_id for e in ranked]), start=1):
             order = pairing.seat_table(table, seats_taken)

@@ -7,9 +7,11 @@ so the browser can animate them. Secrets: both deck orders, and each start card 
 walk begins.
 
 Rules versions (``rules_version`` in the state's JSON; absent means 1): version 1 ended a walk at the
-first repeated entry and had the card faces of ``cards.json``'s version 1; version 2 (current) lets a
-walker who declined a climb with ``skip`` walk on, and ends a walk at a third entry. Stored matches
-replay under the version they were played with.
+first repeated entry and had the card faces of ``cards.json``'s version 1; version 2 lets a walker
+who declined a climb with ``skip`` walk on, and ends a walk at a third entry; version 3 (current)
+plays version 2's rules but deals through ``games.chance.DealRandom`` (a cryptographic generator)
+where versions 1 and 2 dealt with ``random.Random(seed)``. Stored matches replay under the version
+they were played with, so each keeps the deal its seed gave it.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pydantic import Field, field_validator
 
 from games import playout
 from games.base import Game, GameOptions, IllegalMove, Result, State, move_key
+from games.chance import DealRandom
 from games.town import hints
 from games.town.cards import (
     COLOURS,
@@ -77,6 +80,15 @@ NEIGHBOUR_MASKS: tuple[int, ...] = tuple(sum(1 << j for j in near) for near in N
 ROW1_MASK = (1 << WIDTH) - 1
 CARD_IDS = frozenset(PATH_IDS) | frozenset(EVENT_IDS)
 SCORE_SUNSET, SCORE_INTEREST, SCORE_OTHER = 3, 2, 1
+MERSENNE_DEAL_VERSIONS = frozenset((1, 2))  # rules versions dealt by random.Random(seed)
+
+
+def deal_random(rules_version: int, seed: int) -> random.Random:
+    """The generator that deals a match of ``rules_version`` from ``seed``: the Mersenne Twister
+    for the versions that used it (so their stored matches replay), else the cryptographic one."""
+    if rules_version in MERSENNE_DEAL_VERSIONS:
+        return random.Random(seed)
+    return DealRandom(seed)
 
 
 def _check_deck(deck: list[str] | None, ids: tuple[str, ...], name: str) -> list[str] | None:
@@ -669,18 +681,19 @@ class TownGame(Game):
         options: dict[str, Any] | None = None,
         seed: int = 0,
     ) -> TownState:
-        """The initial state of a match played under ``rules_version`` (same deal, its rules)."""
+        """The initial state of a match played under ``rules_version``: the deal that version's
+        generator drew from ``seed``, played by its rules."""
         if rules_version not in RULES_VERSIONS:
             raise ValueError(f"unknown Town of Stairs rules version {rules_version!r}")
-        data = self.new_state(players, options, seed).to_json()
-        data.pop("rules_version", None)
-        if rules_version != 1:
-            data["rules_version"] = rules_version
-        return TownState(data)
+        return self._deal(players, options, seed, rules_version)
 
     def new_state(
         self, players: int = 2, options: dict[str, Any] | None = None, seed: int = 0
     ) -> TownState:
+        return self._deal(players, options, seed, RULES_VERSION)
+
+    def _deal(self, players: int, options: dict[str, Any] | None, seed: int,
+              rules_version: int) -> TownState:
         chosen = self.parse_options(options)
         assert isinstance(chosen, TownOptions)
         self.check_players(players)
@@ -690,7 +703,7 @@ class TownGame(Game):
                 f"{len(chosen.start_cards)} given"
             )
         # Draw every shuffle whatever the options say, so fixing one deck leaves the rest unchanged.
-        rng = random.Random(seed)
+        rng = deal_random(rules_version, seed)
         path = list(PATH_IDS)
         rng.shuffle(path)
         event = list(EVENT_IDS)
@@ -699,26 +712,26 @@ class TownGame(Game):
         path = list(chosen.path_deck) if chosen.path_deck is not None else path
         event = list(chosen.event_deck) if chosen.event_deck is not None else event
         start = list(chosen.start_cards) if chosen.start_cards is not None else start
-        return TownState(
-            {
-                "players": players,
-                "phase": "build",
-                "turn": 0,
-                "ply": 0,
-                "path_deck": path[1:],
-                "event_deck": event[1:],
-                "offer": [path[0], event[0]],
-                "start_cards": start,
-                "grid": [None] * SLOTS,
-                "lighthouse": None,
-                "walks": [[] for _ in range(players)],
-                "pending": None,
-                "diaries": [[] for _ in range(players)],
-                "walk_end": [None] * players,
-                "last_move": None,
-                "rules_version": RULES_VERSION,
-            }
-        )
+        data: dict[str, Any] = {
+            "players": players,
+            "phase": "build",
+            "turn": 0,
+            "ply": 0,
+            "path_deck": path[1:],
+            "event_deck": event[1:],
+            "offer": [path[0], event[0]],
+            "start_cards": start,
+            "grid": [None] * SLOTS,
+            "lighthouse": None,
+            "walks": [[] for _ in range(players)],
+            "pending": None,
+            "diaries": [[] for _ in range(players)],
+            "walk_end": [None] * players,
+            "last_move": None,
+        }
+        if rules_version != 1:  # version 1 states were stored without it
+            data["rules_version"] = rules_version
+        return TownState(data)
 
     def from_json(self, data: dict[str, Any]) -> TownState:
         return TownState(data)

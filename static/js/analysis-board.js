@@ -22,7 +22,9 @@ export function startFromQuery(params) {
   if (params.get("match")) return { match: params.get("match") };
   const described = { game };
   if (params.get("players")) described.players = Number(params.get("players"));
-  if (params.get("seed")) described.seed = Number(params.get("seed"));
+  // A seed is a decimal string: 128-bit seeds do not fit a JavaScript number.
+  if (params.get("seed")) described.seed = params.get("seed");
+  if (params.get("rules")) described.rules_version = Number(params.get("rules"));
   if (params.get("options")) {
     try { described.options = JSON.parse(params.get("options")); } catch { /* ignored: defaults */ }
   }
@@ -153,7 +155,8 @@ async function importRecord() {
     const found = await api("POST", "/api/v1/analysis/import", { text: $("import-text").value });
     const url = new URL(`/analysis/${found.game}`, location.href);
     url.searchParams.set("players", String(found.players));
-    url.searchParams.set("seed", String(found.seed));
+    url.searchParams.set("seed", found.seed);
+    if (found.rules_version != null) url.searchParams.set("rules", String(found.rules_version));
     if (Object.keys(found.options).length) url.searchParams.set("options", JSON.stringify(found.options));
     if (found.moves.length) url.searchParams.set("moves", found.moves.join(","));
     location.href = url.href;

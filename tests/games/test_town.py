@@ -448,21 +448,21 @@ def test_a_climb_clears_the_decline_for_the_next_row():
 # -- rules versions: stored matches replay under the rules they were played with ---------------
 
 
-def test_new_games_are_played_under_rules_version_two():
+def test_new_games_are_played_under_rules_version_three():
     state = GAME.new_state(2, seed=1)
-    assert GAME.rules_version == 2 and state.rules_version == 2
-    assert state.to_json()["rules_version"] == 2
+    assert GAME.rules_version == 3 and state.rules_version == 3
+    assert state.to_json()["rules_version"] == 3
     assert GAME.from_json(state.to_json()) == state
 
 
 def test_a_stored_state_without_a_rules_version_is_version_one():
-    data = GAME.new_state(2, seed=1).to_json()
+    data = GAME.replay_start(2, 2, None, 1).to_json()
     del data["rules_version"]
     old = GAME.from_json(data)
     assert old.rules_version == 1 and "rules_version" not in old.to_json()
     assert old.view(None)["cards"]["P13"]["bl"] == ["rev:red"]
     assert GAME.replay_start(1, 2, None, 1) == old
-    assert GAME.replay_start(2, 2, None, 1) == GAME.new_state(2, seed=1)
+    assert GAME.replay_start(3, 2, None, 1) == GAME.new_state(2, seed=1)
 
 
 def test_an_unknown_rules_version_is_refused():

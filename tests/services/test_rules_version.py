@@ -19,7 +19,7 @@ from games import registry
 def test_a_new_match_records_the_rules_version_of_its_game(session: Session) -> None:
     service = MatchService(session)
     first = create_guest(session, "A")[0]
-    for game_id, version in (("town", 2), ("stairs", 1)):
+    for game_id, version in (("town", 3), ("stairs", 1)):
         record = service.create(first, game_id, seat=0)
         stored = session.get(Match, record.id)
         assert stored is not None

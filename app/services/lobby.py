@@ -23,7 +23,11 @@ from app.match.service import MatchService, validate_setup
 from app.services import relations
 from app.services.errors import Conflict, Forbidden, Invalid, NotFound
 from app.services.identity import Identity, identity_of
-from app.services.option_privacy import public_options, refuse_secret_options_in_rated
+from app.services.option_privacy import (
+    fixed_deal_fields,
+    public_options,
+    refuse_secret_options_in_rated,
+)
 from app.services.profiles import find_user_id
 from app.services.ratings import get_rating, rating_json
 
@@ -69,6 +73,7 @@ class LobbyService:
         return {
             "id": seek.id, "kind": seek.kind, "game": seek.game,
             "options": public_options(seek.game, seek.options),
+            **fixed_deal_fields(seek.game, seek.options),
             "seats": seek.num_seats, "rated": seek.rated, "time_control": seek.time_control,
             "creator": self._user_json(seek.creator, seek.game),
             "target": self._user_json(seek.target, seek.game),

@@ -125,6 +125,8 @@ def test_challenging_a_built_in_bot_by_name_reaches_the_bot(client: TestClient) 
     assert challenge.status_code == 201, challenge.text
     assert challenge.json()["target"]["id"] != impostor
     assert challenge.json()["target"]["kind"] == "bot" and challenge.json()["match_id"]
+    profile = client.get("/api/v1/users/bot-easy").json()["user"]
+    assert profile["id"] == challenge.json()["target"]["id"] and profile["builtin_bot"] is True
 
 
 def test_the_signup_page_says_why_in_english_and_japanese(client: TestClient) -> None:

@@ -1,7 +1,8 @@
-"""Who may be shown "a good move": a player, on their turn, in a casual game whose
-every other seat is a built-in bot — never in a rated game (403 ``hints_rated``) nor in a game
-with another person or a third-party bot account in it (403 ``hints_people``). On the analysis
-board anyone may ask (nothing is at stake there).
+"""Who may be shown "a good move": a player, on their turn, in a casual game whose every other
+seat is a built-in bot — never in a rated game (403 ``hints_rated``), never in a tournament game
+whoever the opponent (403 ``hints_tournament``: the standings are at stake even against an
+entered bot), nor in a game with another person or a third-party bot account in it (403
+``hints_people``). On the analysis board anyone may ask (nothing is at stake there).
 
 The hint searches only what the asking seat knows (``State.determinize``), like a bot would.
 """
@@ -13,7 +14,6 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.match import store
-from app.match.bots import level_of
 from app.services.errors import Forbidden
 from app.services.identity import Identity
 
@@ -25,10 +25,12 @@ def hint_position(session: Session, match_id: str, user: Identity) -> tuple[str,
     if match.rated:
         raise Forbidden("Hints are only for casual games against the computer.",
                         code="hints_rated")
+    if match.tournament_id is not None:
+        raise Forbidden("There are no hints in tournament games.", code="hints_tournament")
     for player in match.players:
         if player.user_id == user.id:
             continue
-        if player.user.kind != "bot" or level_of(player.user.username) is None:
+        if player.user.builtin_bot is None:
             raise Forbidden("Hints are only for games against the built-in bots.",
                             code="hints_people")
     store.require_active(match)

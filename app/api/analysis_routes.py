@@ -195,7 +195,8 @@ async def board_hint(body: BoardIn, request: Request) -> dict[str, Any]:
              dependencies=[Depends(rate_limit("hints"))])
 async def match_hint(match_id: str, request: Request, user: Player) -> dict[str, Any]:
     """"Show a good move" in your casual game against built-in bots, on your turn. Refused in
-    rated games (403 ``hints_rated``) and in games with other people (403 ``hints_people``)."""
+    rated games (403 ``hints_rated``), in tournament games (403 ``hints_tournament``) and in games
+    with other people (403 ``hints_people``)."""
     def load() -> tuple[str, dict[str, Any]]:
         with request.app.state.session_factory() as session:
             return hint_position(session, match_id, user)

@@ -35,7 +35,8 @@ _BOT = {"id": 2, "name": "Bot (easy)", "kind": "bot"}
 _CLOCK = {"remaining_ms": [291200, 300000], "ticking": 1, "running": True, "first_move_ms": None,
           "as_of": "2026-11-23T04:00:03.120000Z", "kind": "realtime"}
 MATCH_EXAMPLE: dict[str, Any] = {
-    "id": "Ab12Cd34", "game": "stairs", "options": {"swap": False}, "status": "active",
+    "id": "Ab12Cd34", "game": "stairs", "options": {"swap": False}, "fixed_deal": False,
+    "status": "active",
     "seats": [{"seat": 0, "user": _USER}, {"seat": 1, "user": _BOT}],
     "ply": 3, "version": 4, "to_move": 1, "your_seat": 0,
     "view": {"board": "… the position as your seat may see it …"}, "legal_moves": [],
@@ -51,7 +52,7 @@ MATCH_EXAMPLE: dict[str, Any] = {
 RESULT_EXAMPLE = {"winners": [0], "ranking": [[0], [1]], "scores": None,
                   "reason": "highest_piece", "details": {}}
 _SEEK = {"id": "Sk9Lm2Qp", "kind": "challenge", "game": "sight", "options": {"priority": "absolute"},
-         "seats": 2, "rated": False, "time_control": None,
+         "fixed_deal": False, "fixed_deal_note": None, "seats": 2, "rated": False, "time_control": None,
          "creator": {**_USER, "username": "aiko", "rating": None},
          "target": {"id": 9, "name": "Stepper", "kind": "bot", "username": "stepper",
                     "rating": None},

@@ -49,10 +49,12 @@ def search_users(session: SessionDep,
     return profiles.search_users(session, q)
 
 
-@router.get("/users/{name}", tags=["people"], dependencies=[PublicDoor])
-def user_profile(name: str, session: SessionDep) -> dict[str, Any]:
-    """Profile by username or id: ratings per game, games played, recent games."""
-    return profiles.profile(session, profiles.find_user_id(session, name))
+@router.get("/users/{name}", tags=["people"])
+def user_profile(name: str, session: SessionDep, viewer: Anyone) -> dict[str, Any]:
+    """Profile by username or id: ratings per game, games played, recent games (a duplicate
+    round's sealed table only for its own players until the round ends)."""
+    return profiles.profile(session, profiles.find_user_id(session, name),
+                            viewer.id if viewer else None)
 
 
 @router.get("/leaderboards/{game}", tags=["people"], dependencies=[PublicDoor])
@@ -81,6 +83,6 @@ def replay(match_id: str, matches: Matches, viewer: Reader) -> list[dict[str, An
 
 @router.get("/me/matches", tags=["identity"])
 def my_matches(user: SignedInReader, session: SessionDep) -> list[dict[str, Any]]:
-    return profiles.profile(session, user.id)["recent"]
+    return profiles.profile(session, user.id, user.id)["recent"]
 
 

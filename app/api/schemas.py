@@ -108,6 +108,9 @@ class MatchOut(BaseModel):
     id: str
     game: str
     options: dict[str, Any]
+    fixed_deal: bool = Field(default=False, description=(
+        "A casual game whose creator fixed the deal (see `SeekOut.fixed_deal`); its rematch "
+        "is dealt by the server."))
     status: Literal["waiting", "active", "finished", "aborted"]
     seats: list[SeatOut]
     ply: int
@@ -196,6 +199,10 @@ class SeekOut(BaseModel):
     kind: Literal["open", "quick", "challenge"]
     game: str
     options: dict[str, Any]
+    fixed_deal: bool = Field(default=False, description=(
+        "Its creator fixed hidden information (Town's start cards or a deck order): they may "
+        "know cards the others cannot see. The options themselves stay secret."))
+    fixed_deal_note: str | None = Field(default=None, description="The same, in words.")
     seats: int
     rated: bool
     time_control: dict[str, Any] | None = Field(description=STORED_TIME_CONTROL)

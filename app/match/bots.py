@@ -1,11 +1,15 @@
 """Built-in bot players: one bot user per level, seating bots in matches, and computing a bot's
-move (a plain function so a worker process can run it off the server's event loop)."""
+move (a plain function so a worker process can run it off the server's event loop).
+
+A level's bot user is found by ``users.builtin_bot``, never by name: an account that holds a
+bot's username (taken before such names were reserved) is never seated or moved as the bot."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.db.models import Match, MatchPlayer, User
@@ -26,25 +30,43 @@ def bot_username(level: str) -> str:
 
 
 def level_of(username: str | None) -> str | None:
-    if username and username.startswith("bot-") and username[4:] in BOT_LEVELS:
-        return username[4:]
+    """The level a ``bot-<level>`` name asks for (a challenge or profile by name); it says
+    nothing about who holds that name: the bot user is ``builtin_bot_user(level)``."""
+    name = (username or "").lower()
+    if name.startswith("bot-") and name[4:] in BOT_LEVELS:
+        return name[4:]
     return None
 
 
+def builtin_bot_user(session: Session, level: str) -> User | None:
+    return session.scalar(select(User).where(User.builtin_bot == level))
+
+
 def ensure_bot_user(session: Session, level: str) -> User:
+    """The level's bot user, created on its first game. Its username is ``bot-<level>`` unless
+    an older account holds it; a second creation racing this one loses on the unique binding."""
     if level not in BOT_LEVELS:
         raise Invalid(f"Bot levels are {', '.join(BOT_LEVELS)}.", code="invalid_bot_level")
-    user = session.scalar(select(User).where(User.username == bot_username(level)))
-    if user is None:
-        user = User(name=BOT_NAMES[level], kind="bot", username=bot_username(level))
-        session.add(user)
-        session.flush()
+    user = builtin_bot_user(session, level)
+    if user is not None:
+        return user
+    username: str | None = bot_username(level)
+    if session.scalar(select(User.id).where(User.username == username)) is not None:
+        username = None
+    user = User(name=BOT_NAMES[level], kind="bot", username=username, builtin_bot=level)
+    try:
+        with session.begin_nested():
+            session.add(user)
+    except IntegrityError:
+        user = builtin_bot_user(session, level)  # created meanwhile by another request
+        assert user is not None
     return user
 
 
 def bot_levels_by_user(session: Session) -> dict[int, str]:
-    users = session.scalars(select(User).where(User.kind == "bot"))
-    return {u.id: level for u in users if (level := level_of(u.username)) is not None}
+    """Built-in bot user id -> level."""
+    rows = session.execute(select(User.id, User.builtin_bot).where(User.builtin_bot.is_not(None)))
+    return {user_id: level for user_id, level in rows}
 
 
 def seat_bots(matches: MatchService, match_id: str, user: Identity, level: str) -> MatchRecord:

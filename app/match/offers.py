@@ -16,6 +16,7 @@ from app.match.records import MatchRecord
 from app.match.service import MatchService, validate_setup
 from app.services.errors import Conflict, Invalid
 from app.services.identity import Identity
+from app.services.option_privacy import without_fixed_deal
 from app.timesource import now
 from games import Game, Result, State, registry
 
@@ -151,7 +152,9 @@ class OfferService:
         cannot both create one (the loser's whole transaction rolls back)."""
         users = [p.user_id for p in sorted(match.players, key=lambda p: p.seat)]
         rotated = users[1:] + users[:1]
-        setup = validate_setup(match.game, match.options, match.num_seats)
+        # A fixed deal is played once: its creator knows it, so the rematch is dealt afresh.
+        setup = validate_setup(match.game, without_fixed_deal(match.game, match.options),
+                               match.num_seats)
         fresh = self.matches.create_started(setup, rotated, match.rated, match.time_control,
                                             creator_id=match.created_by)
         fresh.rematch_of = match.id

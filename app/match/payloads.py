@@ -14,7 +14,7 @@ import orjson
 from app.match import clocks, store
 from app.match.offers import offer_kinds
 from app.match.records import MatchHeader, MatchRecord
-from app.services.option_privacy import public_options
+from app.services.option_privacy import has_fixed_deal, public_options
 from app.timesource import now
 from games import registry
 
@@ -32,6 +32,7 @@ def seat_payload(record: MatchRecord, seat: int | None) -> dict[str, Any]:
         "id": record.id,
         "game": record.game,
         "options": public_options(record.game, record.options),
+        "fixed_deal": has_fixed_deal(record.game, record.options, record.tournament),
         "status": record.status,
         "seats": [
             {

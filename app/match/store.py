@@ -53,6 +53,7 @@ class PlayerRow:
     name: str
     kind: str
     username: str | None
+    builtin_bot: str | None  # a built-in bot's level
 
     @property
     def user(self) -> PlayerRow:
@@ -97,7 +98,8 @@ AnyMatch = Match | MatchRow
 _MATCH_COLUMNS = [MATCHES.c[f.name] for f in fields(MatchRow) if f.name != "players"]
 _READ = (select(*_MATCH_COLUMNS, PLAYERS.c.seat.label("p_seat"),
                 PLAYERS.c.user_id.label("p_user_id"), USERS.c.name.label("p_name"),
-                USERS.c.kind.label("p_kind"), USERS.c.username.label("p_username"))
+                USERS.c.kind.label("p_kind"), USERS.c.username.label("p_username"),
+                USERS.c.builtin_bot.label("p_builtin_bot"))
          .select_from(MATCHES.outerjoin(PLAYERS, PLAYERS.c.match_id == MATCHES.c.id)
                       .outerjoin(USERS, USERS.c.id == PLAYERS.c.user_id))
          .where(MATCHES.c.id == bindparam("match_id"))
@@ -217,8 +219,8 @@ def read(session: Session, match_id: str, *, lock: bool = False) -> MatchRow:
     if not rows:
         raise NotFound(f"There is no match {match_id!r}.", code="no_match")
     first = rows[0]
-    players = [PlayerRow(row.p_seat, row.p_user_id, row.p_name, row.p_kind, row.p_username)
-               for row in rows if row.p_seat is not None]
+    players = [PlayerRow(row.p_seat, row.p_user_id, row.p_name, row.p_kind, row.p_username,
+                         row.p_builtin_bot) for row in rows if row.p_seat is not None]
     return MatchRow(*first[:_MATCH_FIELDS], players=players)
 
 

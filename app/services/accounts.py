@@ -9,12 +9,14 @@ import re
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.db.models import User, utcnow
 from app.services.errors import Conflict, Invalid, Unauthenticated
 from app.services.identity import Identity, clean_display_name, identity_of, issue_token
+from app.services.reserved_names import refuse_reserved, skeleton
 
 USERNAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
 MIN_PASSWORD_LENGTH = 8
@@ -22,7 +24,9 @@ HASHER = PasswordHasher()
 
 
 def _check_username(username: str) -> str:
+    """A valid username, or why not: reserved names first, in whatever form they are written."""
     username = username.strip()
+    refuse_reserved(username)
     if not USERNAME_PATTERN.match(username):
         raise Invalid("A username has 3–20 letters, digits, '-' or '_'.", code="invalid_username")
     return username
@@ -41,17 +45,25 @@ def register(session: Session, username: str, password: str, display_name: str |
                       code="weak_password")
     display = clean_display_name(display_name or username)
     password_hash = HASHER.hash(password)  # slow on purpose: before the transaction, not in it
-    if find_by_username(session, username) is not None:
-        raise Conflict("That username is taken.", code="username_taken")
+    key = skeleton(username)
+    taken = Conflict("That username is taken.", code="username_taken")
+    if session.scalar(select(User.id).where(or_(func.lower(User.username) == username.lower(),
+                                                User.username_key == key))) is not None:
+        raise taken  # the same name, or one that looks the same
     user = session.get(User, upgrade.id) if upgrade and upgrade.kind == "guest" else None
     if user is None:
         user = User(kind="account")
         session.add(user)
     user.kind = "account"
     user.username = username
+    user.username_key = key
     user.name = display
     user.password_hash = password_hash
-    session.flush()
+    try:
+        session.flush()
+    except IntegrityError:  # a look-alike registered in the meantime
+        session.rollback()
+        raise taken from None
     token = issue_token(session, user, label="account")
     session.commit()
     return identity_of(user), token

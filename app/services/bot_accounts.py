@@ -1,9 +1,9 @@
 """Bot accounts: an account that has never played may become a bot, for good.
 
 A bot is a user of kind ``bot``: every payload that names a user carries its kind, so clients can
-mark it BOT. The built-in bots (app/services/bots.py) are bots too, told apart by their reserved
-``bot-<level>`` usernames. Bots play rated games like accounts, accept challenges, and stay out of
-quick play with people.
+mark it BOT. The built-in bots (app/match/bots.py) are bots too, told apart by
+``users.builtin_bot`` (never by their names, which nobody else may take). Bots play rated games
+like accounts, accept challenges, and stay out of quick play with people.
 """
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Match, MatchPlayer, Rating, User
-from app.match.bots import BOT_LEVELS, BOT_NAMES, bot_username, level_of
+from app.match.bots import BOT_LEVELS, BOT_NAMES, bot_username
 from app.services.errors import Conflict, Forbidden, NotFound
 from app.services.identity import Identity, identity_of
 from app.services.ratings import rating_json
+from app.services.reserved_names import refuse_reserved
 
 BOT_KIND = "bot"
 RATED_KINDS = ("account", BOT_KIND)
@@ -42,8 +43,7 @@ def upgrade_to_bot(session: Session, caller: Identity) -> Identity:
     if user.kind != "account" or not user.username:
         raise Forbidden("Only an account can become a bot: sign up first.",
                         code="bot_needs_account")
-    if level_of(user.username) is not None:
-        raise Forbidden("That username is reserved for the built-in bots.", code="reserved_name")
+    refuse_reserved(user.username)  # an old account holding a name reserved since
     played = session.scalar(select(func.count()).select_from(MatchPlayer)
                             .where(MatchPlayer.user_id == user.id)) or 0
     if played:
@@ -66,7 +66,7 @@ def list_bots(session: Session) -> list[dict[str, Any]]:
         .join(Match).where(MatchPlayer.user_id.in_(ids), Match.status == "finished")
         .group_by(MatchPlayer.user_id)).all())
     rows = [{"id": bot.id, "name": bot.name, "username": bot.username, "kind": bot.kind,
-             "builtin_level": level_of(bot.username), "ratings": ratings[bot.id],
+             "builtin_level": bot.builtin_bot, "ratings": ratings[bot.id],
              "games_played": int(played.get(bot.id, 0))} for bot in bots]
     present = {row["builtin_level"] for row in rows}
     rows += [{"id": None, "name": BOT_NAMES[level], "username": bot_username(level),

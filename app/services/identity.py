@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import ApiToken, User, utcnow
 from app.services.errors import Invalid
+from app.services.reserved_names import refuse_reserved
 
 MAX_NAME_LENGTH = 24
 
@@ -36,13 +37,15 @@ def identity_of(user: User) -> Identity:
 
 
 def clean_display_name(name: str) -> str:
-    """Collapse whitespace, strip control characters, and insist on 1–24 visible characters."""
+    """Collapse whitespace, strip control characters, and insist on 1–24 visible characters
+    that do not pass for the site or a built-in bot (403 ``reserved_name``)."""
     cleaned = " ".join("".join(ch for ch in name if ch.isprintable()).split())
     if not cleaned:
         raise Invalid("Please choose a display name.", code="invalid_name")
     if len(cleaned) > MAX_NAME_LENGTH:
         raise Invalid(f"A display name has at most {MAX_NAME_LENGTH} characters.",
                       code="invalid_name")
+    refuse_reserved(cleaned)
     return cleaned
 
 

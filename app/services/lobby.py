@@ -23,7 +23,11 @@ from app.match.service import MatchService, validate_setup
 from app.services import relations
 from app.services.errors import Conflict, Forbidden, Invalid, NotFound
 from app.services.identity import Identity, identity_of
-from app.services.option_privacy import public_options, refuse_secret_options_in_rated
+from app.services.option_privacy import (
+    fixed_deal_fields,
+    public_options,
+    refuse_secret_options_in_rated,
+)
 from app.services.profiles import find_user_id
 from app.services.ratings import get_rating, rating_json
 
@@ -69,6 +73,7 @@ class LobbyService:
         return {
             "id": seek.id, "kind": seek.kind, "game": seek.game,
             "options": public_options(seek.game, seek.options),
+            **fixed_deal_fields(seek.game, seek.options),
             "seats": seek.num_seats, "rated": seek.rated, "time_control": seek.time_control,
             "creator": self._user_json(seek.creator, seek.game),
             "target": self._user_json(seek.target, seek.game),
@@ -219,11 +224,12 @@ class LobbyService:
                   time_control: dict[str, Any] | None = None,
                   seat: int | str = "random") -> dict[str, Any]:
         """Challenge a named player; ``seat`` is the challenger's (0 = first player, or "random")."""
-        level = level_of(target_name.lower())
+        level = level_of(target_name)
         if level is not None:  # a built-in bot exists from its first game on
-            ensure_bot_user(self.session, level)
+            target: User | None = ensure_bot_user(self.session, level)
             self.session.commit()
-        target = self.session.get(User, find_user_id(self.session, target_name))
+        else:
+            target = self.session.get(User, find_user_id(self.session, target_name))
         assert target is not None
         if target.id == user.id:
             raise Invalid("You cannot challenge yourself.", code="self_challenge")
@@ -233,7 +239,7 @@ class LobbyService:
             raise Invalid("Rated games are for accounts.", code="rated_needs_account")
         created = self.create_seek(user, game, options, None, rated, time_control, seat,
                                    kind="challenge", target=target)
-        if target.kind == "bot" and level_of(target.username) is not None:
+        if target.builtin_bot is not None:
             return self.accept(created["id"], identity_of(target))  # built-in bots always accept
         return created
 

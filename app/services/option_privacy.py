@@ -7,6 +7,9 @@ A game declares such an option secret in its options model:
   ``refuse_secret_options_in_rated``.
 A game with hidden information that declares nothing keeps only options left at their default in
 public, since any other value there might fix a deal.
+
+A casual game may have a fixed deal, but never in secret: its seek, challenge and match say that
+the creator fixed it (``fixed_deal``, without saying how), and its rematch is dealt afresh.
 """
 
 from __future__ import annotations
@@ -14,7 +17,12 @@ from __future__ import annotations
 from typing import Any
 
 from app.services.errors import Invalid
+from app.web import i18n
 from games import Game, registry
+
+FIXED_DEAL_NOTE = i18n.N_("Its creator fixed the deal (start cards or the order of a deck), so "
+                          "they may know cards that you cannot see.")
+"""The words of the disclosure (English in the API; pages and scripts show them translated)."""
 
 
 def secret_option_names(game: Game) -> frozenset[str]:
@@ -69,3 +77,22 @@ def refuse_secret_options_in_rated(game: Game | str, options: dict[str, Any] | N
     if names:
         raise Invalid(f"Rated games are dealt by the server: leave out {', '.join(names)}.",
                       code="secret_options_in_rated")
+
+
+def has_fixed_deal(game: Game | str, options: dict[str, Any] | None,
+                   tournament: str | None = None) -> bool:
+    """Whether a player chose hidden information: a tournament's deal is drawn by the server."""
+    return tournament is None and bool(secret_options_set(game, options))
+
+
+def fixed_deal_fields(game: Game | str, options: dict[str, Any] | None) -> dict[str, Any]:
+    """``fixed_deal`` and its words, for a seek or challenge."""
+    fixed = has_fixed_deal(game, options)
+    return {"fixed_deal": fixed, "fixed_deal_note": FIXED_DEAL_NOTE if fixed else None}
+
+
+def without_fixed_deal(game: Game | str, options: dict[str, Any] | None) -> dict[str, Any]:
+    """The options with every secret one dropped: the same game, dealt by the server."""
+    found = _game(game)
+    secret = secret_option_names(found) if found is not None else frozenset()
+    return {k: v for k, v in (options or {}).items() if k not in secret}

@@ -1,14 +1,18 @@
-"""Read models for people: a user's profile (ratings, games, recent results) and live games."""
+"""Read models for people: a user's profile (ratings, games, recent results) and live games.
+
+A sealed match (a duplicate round's table, app/match/sealing.py) is listed only to its own
+players until the round ends: everyone else's view of a profile leaves it out, count included.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import case, func, or_, select
-from sqlalchemy.orm import Session
+from sqlalchemy import and_, case, exists, func, or_, select
+from sqlalchemy.orm import Session, aliased
 
 from app.db.models import MAX_ROW_ID, Match, MatchPlayer, Rating, User
-from app.match.bots import level_of
+from app.match.bots import builtin_bot_user, level_of
 from app.match.records import record_of
 from app.services.errors import NotFound
 from app.services.ratings import rating_json
@@ -26,17 +30,29 @@ def outcome_for(result: dict[str, Any] | None, seat: int) -> str | None:
     return "win" if seat in winners else "loss"
 
 
-def _matches_of(session: Session, user_id: int, statuses: tuple[str, ...]
-                ) -> list[tuple[Match, int]]:
-    """The user's most recently changed matches in these states, with the seat they hold."""
+def _visible_to(viewer_id: int | None) -> Any:
+    """Unsealed matches, and sealed ones where ``viewer_id`` sits."""
+    if viewer_id is None:
+        return Match.sealed.is_(False)
+    seat = aliased(MatchPlayer)  # not the listing's own seat: that one is the profile's user
+    seated = exists().where(and_(seat.match_id == Match.id, seat.user_id == viewer_id))
+    return or_(Match.sealed.is_(False), seated)
+
+
+def _matches_of(session: Session, user_id: int, statuses: tuple[str, ...],
+                viewer_id: int | None) -> list[tuple[Match, int]]:
+    """The user's most recently changed matches in these states that the viewer may see, with
+    the seat the user holds."""
     rows = session.execute(
         select(Match, MatchPlayer.seat).join(MatchPlayer)
-        .where(MatchPlayer.user_id == user_id, Match.status.in_(statuses))
+        .where(MatchPlayer.user_id == user_id, Match.status.in_(statuses),
+               _visible_to(viewer_id))
         .order_by(Match.updated_at.desc()).limit(RECENT_GAMES)).all()
     return [(match, seat) for match, seat in rows]
 
 
-def profile(session: Session, user_id: int) -> dict[str, Any]:
+def profile(session: Session, user_id: int, viewer_id: int | None) -> dict[str, Any]:
+    """``user_id``'s profile as ``viewer_id`` (None: a visitor) may see it."""
     user = session.get(User, user_id)
     if user is None:
         raise NotFound(f"There is no user {user_id}.", code="no_user")
@@ -44,9 +60,10 @@ def profile(session: Session, user_id: int) -> dict[str, Any]:
         select(Rating).where(Rating.user_id == user_id))}
     played = session.scalar(
         select(func.count()).select_from(MatchPlayer).join(Match)
-        .where(MatchPlayer.user_id == user_id, Match.status == "finished")) or 0
+        .where(MatchPlayer.user_id == user_id, Match.status == "finished",
+               _visible_to(viewer_id))) or 0
     recent = []
-    for match, seat in _matches_of(session, user_id, ("active", "finished")):
+    for match, seat in _matches_of(session, user_id, ("active", "finished"), viewer_id):
         record = record_of(match)
         recent.append({
             "id": match.id, "game": match.game, "status": match.status, "rated": match.rated,
@@ -57,7 +74,7 @@ def profile(session: Session, user_id: int) -> dict[str, Any]:
     return {
         "user": {"id": user.id, "name": user.name, "kind": user.kind, "username": user.username,
                  "member_since": user.created_at.isoformat() + "Z",
-                 "builtin_bot": user.kind == "bot" and level_of(user.username) is not None},
+                 "builtin_bot": user.builtin_bot is not None},
         "ratings": ratings, "games_played": played, "recent": recent,
     }
 
@@ -65,7 +82,7 @@ def profile(session: Session, user_id: int) -> dict[str, Any]:
 def games_in_play(session: Session, user_id: int) -> list[dict[str, Any]]:
     """The user's matches in play, theirs to move first (the home page's "your games")."""
     games = []
-    for match, seat in _matches_of(session, user_id, ("active", "waiting")):
+    for match, seat in _matches_of(session, user_id, ("active", "waiting"), user_id):
         record = record_of(match)
         to_move = registry.get(match.game).from_json(match.snapshot).to_move
         games.append({"id": match.id, "game": match.game, "status": match.status,
@@ -102,12 +119,16 @@ def search_users(session: Session, query: str, limit: int = SEARCH_LIMIT) -> lis
         .order_by(closeness, func.coalesce(username, name), User.id)
         .limit(limit)).all()
     return [{"id": u.id, "name": u.name, "username": u.username, "kind": u.kind,
-             "builtin_bot": u.kind == "bot" and level_of(u.username) is not None}
+             "builtin_bot": u.builtin_bot is not None}
             for u in users]
 
 
 def find_user_id(session: Session, name: str) -> int:
-    """A user id from a username (case-insensitive) or a numeric id."""
+    """A user id from a username (case-insensitive) or a numeric id; ``bot-<level>`` is always
+    the built-in bot of that level, whoever else once took that username."""
+    level = level_of(name)
+    if level is not None and (bot := builtin_bot_user(session, level)) is not None:
+        return bot.id
     if "\x00" in name:  # no username holds NUL, and PostgreSQL refuses it in a query
         raise NotFound(f"There is no user {name!r}.", code="no_user")
     if name.isascii() and name.isdigit() and 0 < int(name) <= MAX_ROW_ID and (

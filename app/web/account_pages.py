@@ -107,8 +107,9 @@ def logout_everywhere(request: Request, session: SessionDep, csrf: str = Form(""
 
 @router.get("/u/{name}")
 def profile_page(name: str, request: Request, session: SessionDep) -> Response:
-    page_viewer(request, session)
-    data = profiles.profile(session, profiles.find_user_id(session, name))
+    viewer = page_viewer(request, session)
+    data = profiles.profile(session, profiles.find_user_id(session, name),
+                            viewer.id if viewer else None)
     games = [{**g.describe(), "fields": option_fields(g.id)} for g in registry.all_games()]
     return render(request, "profile.html", profile=data, games=games, clock_presets=CLOCK_PRESETS)
 

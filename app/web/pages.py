@@ -21,6 +21,7 @@ from app.match.payloads import match_payload
 from app.ratelimit import limiter_for
 from app.services import profiles, ratings
 from app.services.errors import Forbidden, NotFound
+from app.services.option_privacy import FIXED_DEAL_NOTE
 from app.web import i18n
 from app.web.forms import check_csrf, ensure_user, form_int, page_viewer
 from app.web.templating import render, templates
@@ -185,7 +186,9 @@ def match_page(match_id: str, request: Request, session: SessionDep, matches: Ma
         return sealed_page(request, error.message, matches.get(match_id).tournament)
     payload = match_payload(record, viewer.id if viewer else None)
     game = registry.get(record.game)
+    fixed_note = i18n.gettext(FIXED_DEAL_NOTE) if payload["fixed_deal"] else None
     return render(request, "match.html", match=payload, game=game.describe(),
+                  fixed_deal_note=fixed_note,
                   can_join=record.status == "waiting" and payload["your_seat"] is None,
                   ratings=ratings.seat_ratings(session, record))
 

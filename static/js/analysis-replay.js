@@ -160,7 +160,7 @@ function signMoveList() {
 // -- hints in a casual game against built-in bots --------------------------------------------------
 
 function hintAllowed() {
-  return match.status === "active" && !match.rated && match.your_seat !== null
+  return match.status === "active" && !match.rated && !match.tournament && match.your_seat !== null
     && match.seats.every((s) => s.seat === match.your_seat || s.user?.kind === "bot");
 }
 

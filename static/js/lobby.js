@@ -58,6 +58,33 @@ function modeText(seek) {
   return parts.join(" · ");
 }
 
+/** A casual seek or challenge whose creator fixed the deal is said so before anyone joins: a
+ * tag under the game's name, and the reason in a row of its own under the seek's (full width,
+ * so it stays readable on a phone). */
+function fixedDealTag() {
+  const tag = document.createElement("div");
+  tag.className = "fixed-deal-tag small";
+  tag.textContent = t("Fixed deal");
+  return tag;
+}
+
+function fixedDealRow(seek) {
+  const row = document.createElement("tr");
+  row.className = "fixed-deal-row";
+  row.dataset.noteFor = seek.id;
+  const cell = document.createElement("td");
+  cell.colSpan = 5;
+  const note = document.createElement("div");
+  note.className = "fixed-deal small";
+  note.setAttribute("role", "note");
+  const strong = document.createElement("strong");
+  strong.textContent = t("Fixed deal");
+  note.append(strong, " ", t("Its creator fixed the deal (start cards or the order of a deck), so they may know cards that you cannot see."));
+  cell.append(note);
+  row.append(cell);
+  return row;
+}
+
 function renderSeeks() {
   rows.replaceChildren();
   const posted = viewerId !== null && seeks.some((seek) => seek.creator.id === viewerId && seek.kind !== "challenge");
@@ -101,6 +128,7 @@ function renderSeeks() {
     inline.className = "muted small mode-inline";
     inline.textContent = modeText(seek);
     game.append(inline);
+    if (seek.fixed_deal) game.append(fixedDealTag());
     const actions = document.createElement("td");
     if (viewerId !== null) {
       if (seek.creator.id === viewerId) {
@@ -120,6 +148,10 @@ function renderSeeks() {
     }
     row.append(player, game, seats, mode, actions);
     rows.append(row);
+    if (seek.fixed_deal) {
+      row.classList.add("has-note");
+      rows.append(fixedDealRow(seek));
+    }
   }
 }
 

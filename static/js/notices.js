@@ -47,8 +47,11 @@ export function noticeFor(event) {
   }
   if (event.type === "challenge" && event.challenge) {
     const challenge = event.challenge;
+    const values = { name: challenge.creator?.name ?? "…", game: gameTitle(challenge.game) };
     return { key: `challenge:${challenge.id}`, kind: "challenge", url: "/", browser: true,
-      text: t("{name} challenges you to {game}", { name: challenge.creator?.name ?? "…", game: gameTitle(challenge.game) }) };
+      text: challenge.fixed_deal
+        ? t("{name} challenges you to {game} with a deal they fixed", values)
+        : t("{name} challenges you to {game}", values) };
   }
   if (event.type === "gameStart" && game) {
     return { key: `start:${game.id}`, kind: "start", url: game.url, browser: false,

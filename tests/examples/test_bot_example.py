@@ -77,13 +77,13 @@ def test_example_bot_accepts_a_challenge_and_finishes_the_game(base: str, game: 
 
 def test_two_example_bots_play_each_other_through_a_challenge(base: str) -> None:
     answering = subprocess.Popen(
-        [sys.executable, str(EXAMPLE), "--server", base, "--token", _bot_token(base, "bot-b"),
+        [sys.executable, str(EXAMPLE), "--server", base, "--token", _bot_token(base, "robot-b"),
          "--games", "1", "--level", "random"], stdout=subprocess.PIPE, text=True)
     try:
         assert answering.stdout is not None and "playing as" in answering.stdout.readline()
         challenging = subprocess.run(
-            [sys.executable, str(EXAMPLE), "--server", base, "--token", _bot_token(base, "bot-a"),
-             "--games", "1", "--level", "easy", "--challenge", "bot-b", "--game", "sight"],
+            [sys.executable, str(EXAMPLE), "--server", base, "--token", _bot_token(base, "robot-a"),
+             "--games", "1", "--level", "easy", "--challenge", "robot-b", "--game", "sight"],
             capture_output=True, text=True, timeout=90)
         assert challenging.returncode == 0, challenging.stderr
         assert ": finished" in challenging.stdout and "refused" not in challenging.stdout
@@ -96,13 +96,13 @@ def test_two_example_bots_play_each_other_through_a_challenge(base: str) -> None
 def test_example_bot_keeps_challenging_after_accepting_a_challenge(base: str) -> None:
     human = account(base, "human-c")
     process = subprocess.Popen(
-        [sys.executable, str(EXAMPLE), "--server", base, "--token", _bot_token(base, "bot-c"),
+        [sys.executable, str(EXAMPLE), "--server", base, "--token", _bot_token(base, "robot-c"),
          "--games", "2", "--level", "random", "--challenge", "human-c", "--game", "sight"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         assert process.stdout is not None and "playing as" in process.stdout.readline()
         sent = httpx.post(f"{base}/api/v1/challenges", headers=human,
-                          json={"user": "bot-c", "game": "sight"})
+                          json={"user": "robot-c", "game": "sight"})
         assert sent.status_code == 201
         for game_number in (1, 2):
             deadline = time.monotonic() + 15
@@ -113,7 +113,7 @@ def test_example_bot_keeps_challenging_after_accepting_a_challenge(base: str) ->
                     break
                 if game_number == 2:
                     for offer in httpx.get(f"{base}/api/v1/challenges", headers=human).json():
-                        if offer["creator"]["username"] == "bot-c":
+                        if offer["creator"]["username"] == "robot-c":
                             httpx.post(f"{base}/api/v1/challenges/{offer['id']}/accept",
                                        headers=human)
                             break

@@ -6,6 +6,7 @@ at every table. Seated players see their own table as usual. SQLite and PostgreS
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -249,3 +250,42 @@ def test_game_start_names_the_tournament_on_connect(client: TestClient,
     assert start["game"]["tournament"] == duplicate["id"]
     casual = start_match(client, player.headers, Player(client, "Friend").headers, game="sight")
     assert casual["tournament"] is None
+
+
+def _listed_ids(client: TestClient, user_id: int, who: Player | None) -> dict[str, str]:
+    """Every list that names a player's games, as ``who`` (None: a visitor) reads it: the
+    profile over the API and as a page, and the Watch list."""
+    headers = who.headers if who else {}
+    client.cookies.clear()
+    profile = client.get(f"/api/v1/users/{user_id}", headers=headers)
+    assert profile.status_code == 200, profile.text
+    return {"profile": " ".join(g["id"] for g in profile.json()["recent"]),
+            "profile page": client.get(f"/u/{user_id}", headers=headers).text,
+            "watch list": " ".join(m["id"] for m in client.get("/api/v1/live").json())}
+
+
+def test_a_sealed_table_stays_out_of_its_players_lists_until_the_round_ends(
+        client: TestClient, duplicate: dict[str, Any]) -> None:
+    table_b, seated, outsider = duplicate["b"], duplicate["player_b"], duplicate["player_a"]
+    app: Any = client.app
+    play_out(app.state.session_factory, table_b, Events(), level=None)  # B over, A still plays
+    _advance(client)
+    for who in (None, outsider):
+        for name, text in _listed_ids(client, seated.id, who).items():
+            assert table_b not in text, (name, who and who.id)
+    games = client.get(f"/api/v1/users/{seated.id}", headers=outsider.headers).json()
+    assert games["games_played"] == 0  # the finished sealed table is not counted for others
+    # its own players still find it
+    mine = client.get("/api/v1/me/matches", headers=seated.headers).json()
+    assert table_b in [g["id"] for g in mine]
+    assert table_b in _listed_ids(client, seated.id, seated)["profile"]
+    # an outsider's account stream says nothing of it
+    with client.websocket_connect(f"/api/v1/stream/event/ws?token={outsider.token}") as events:
+        first = events.receive_json()
+    assert table_b not in json.dumps(first)
+
+    play_out(app.state.session_factory, duplicate["a"], Events(), level=None)
+    _advance(client)  # the round has ended everywhere: the tables are public history
+    for name, text in _listed_ids(client, seated.id, None).items():
+        if name != "watch list":  # finished games are not watched live
+            assert table_b in text, name

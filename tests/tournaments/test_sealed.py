@@ -175,7 +175,8 @@ def test_other_tables_are_sealed_until_the_round_ends(client: TestClient,
         assert answer.status_code == 200, (path, answer.text)
     export = client.get(f"/api/v1/matches/{table_b}/export", headers=seated.headers).json()
     assert export["seed"] is None  # no seed while the deal is played elsewhere
-    assert client.get(f"/m/{table_b}", headers=seated.headers).status_code == 200
+    # a page looks only at the browser session: the seated player's bearer token is not read there
+    assert client.get(f"/m/{table_b}", headers=seated.headers).status_code == 403
     assert _socket_first(client, table_b, seated.token)["type"] == "state"
     # the whole deal waits for the opening, even for the table's own players
     board = client.post("/api/v1/analysis/board", json={"match": table_b}, headers=seated.headers)

@@ -23,7 +23,7 @@ from typing import Any
 from pydantic import Field, field_validator
 
 from games import playout
-from games.base import Game, GameOptions, IllegalMove, Result, State, move_key
+from games.base import Game, GameOptions, IllegalMove, Result, State
 from games.chance import DealRandom
 from games.town import hints
 from games.town.cards import (
@@ -175,6 +175,7 @@ class TownState(State):
     """A Town of Stairs position. Fields are never changed after ``play`` has returned the state."""
 
     game_id = "town"
+    words = WORDS
 
     __slots__ = (
         "_diaries",
@@ -257,17 +258,10 @@ class TownState(State):
     def legal_moves(self) -> list[str]:
         return list(self._legal_map()[0])
 
-    def parse_move(self, text: str) -> str:
-        """A placement ``P3@c2`` or a walk choice (``UR``, ``UL``, ``straight``, ``rev``), in any
-        case and spacing, if legal here."""
-        moves, lookup = self._legal_map()
-        canonical = lookup.get(text) if isinstance(text, str) else None
-        if canonical is None and isinstance(text, str):
-            wanted = move_key(text)  # other spellings: only now, not for every state of a playout
-            canonical = next((move for move in moves if move_key(move) == wanted), None)
-        if canonical is None:
-            raise self._why_illegal(text)
-        return canonical
+    def _legal_lookup(self) -> dict[str, str]:
+        """Placements ``P3@c2`` or walk choices (``UR``, ``UL``, ``straight``, ``rev``); other
+        spellings are the default's (the legal move with the same key)."""
+        return self._legal_map()[1]
 
     def play(self, move: str) -> TownState:
         canonical = self.parse_move(move)

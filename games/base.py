@@ -321,6 +321,11 @@ class Game(ABC):
     can_score_early: ClassVar[bool] = False
     """Whether players may agree to end the game early and score the position as it stands
     (then ``State.score_now`` returns a result for every position in play)."""
+    analysis_budget: ClassVar[int] = 400
+    """Search iterations per position when the server analyses a finished game: one fixed
+    budget per game, so a whole game's analysis stays within about 20 s of two idle workers on a
+    busy 2-core machine. A game whose iterations cost more sets it lower (the measurements:
+    bench/results/analysis.md)."""
     rules_version: ClassVar[int] = 1
     """The rules version ``new_state`` plays. A game raises it when a rule or its data changes; a
     stored match records the version it was played under and replays with ``replay_start``."""

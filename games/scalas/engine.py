@@ -365,6 +365,8 @@ class ScalasGame(Game):
     max_players = 2
     options = ScalasOptions
     can_draw = True
+    analysis_budget = 300
+    """Town's budget (not measured apart)."""
 
     def new_state(
         self, players: int = 2, options: dict[str, Any] | None = None, seed: int = 0

@@ -385,6 +385,8 @@ class SightGame(Game):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     options: ClassVar[type[GameOptions]] = SightOptions
+    analysis_budget = 500
+    """Stairs' budget: a two-player board of the same kind (not measured apart)."""
 
     def new_state(
         self, players: int = 2, options: dict[str, Any] | None = None, seed: int = 0

@@ -444,6 +444,8 @@ class StairsGame(Game):
     max_players = 2
     options = StairsOptions
     can_score_early = True
+    analysis_budget = 500
+    """A 60-ply game (61 positions) costs about 5 s of CPU at 500 iterations a position."""
 
     def new_state(
         self, players: int = 2, options: dict[str, Any] | None = None, seed: int = 0

@@ -358,6 +358,19 @@ class Game(ABC):
         deal to fix (the default)."""
         return None
 
+    def table_sizes(self, players: int) -> list[int]:
+        """How ``players`` split into tables that all play one deal (duplicate tournaments),
+        larger tables first: as few tables as possible, each of at most ``max_players``, sizes
+        differing by at most one (at most four a table: 5 -> [3, 2], 7 -> [4, 3], 9 -> [3, 3, 3]).
+        When every split would leave a table below ``min_players``, the last-ranked players sit
+        the round out (the sizes add up to fewer than ``players``); too few players: no table."""
+        for seated in range(players, self.min_players - 1, -1):
+            tables = -(-seated // self.max_players)
+            base, extra = divmod(seated, tables)
+            if base >= self.min_players:
+                return [base + 1] * extra + [base] * (tables - extra)
+        return []
+
     def deal_for_players(self, deal: dict[str, Any], players: int) -> dict[str, Any]:
         """The options of a ``draw_deal`` deal for a table of ``players`` (default: as drawn)."""
         return dict(deal)

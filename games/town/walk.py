@@ -10,6 +10,9 @@ lighthouse row, a loop, or a fifth diary card.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from games.town.cards import EVENT_OF, OPTIONS, SUNSET
 
 WIDTH, HEIGHT = 7, 4
@@ -51,7 +54,7 @@ class Walker:
         """The empty slot the walk waits at (a town being built), if it does."""
 
     @classmethod
-    def after(cls, version: int, seat: int, steps: tuple[dict] | list[dict],
+    def after(cls, version: int, seat: int, steps: Sequence[Mapping[str, Any]],
               diary: tuple[str, ...]) -> Walker:
         """The walker at the end of ``steps`` (a walk as the engine records it) with ``diary``."""
         here = steps[-1]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import inspect
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -219,27 +219,48 @@ class State(ABC):
         """
         return self
 
+    words: ClassVar[GameWords | None] = None
+    """The game's words (its ``Game.words``), for the reasons :meth:`parse_move` gives; ``None``
+    gives the common ones."""
+
     def parse_move(self, text: str) -> str:
         """The canonical legal move that ``text`` names here; raises :class:`IllegalMove` with a
-        reason. The one parser of the game's notation: ``play``, the service, bots and clients
+        reason. The one parser of every game's notation: ``play``, the service, bots and clients
         all go through it.
 
         Forgiving of case, spaces and dashes (``C3 d4``, ``c3d4`` and ``c3-d4`` are one move).
-        This default compares :func:`move_key` of ``text`` with that of every legal move; a game
-        overrides it for speed or for more helpful reasons.
+        A game declares only what differs: where its legal moves are looked up
+        (:meth:`_legal_lookup`), how a spelling reads in its notation (:meth:`_normalise_move`)
+        and why a move is refused (:meth:`_why_illegal`).
         """
         if not isinstance(text, str):
-            raise IllegalMove.of(None, "not_a_move", move=repr(text))
-        legal = self.legal_moves()
-        if text in legal:
+            raise IllegalMove.of(self.words, "not_a_move", move=repr(text))
+        legal = self._legal_lookup()
+        if text in legal:  # the canonical spelling: bots and replays, at every ply of a playout
             return text
+        spelled = self._normalise_move(text)
+        if spelled is not None and spelled in legal:
+            return spelled
+        raise self._why_illegal(text)
+
+    def _legal_lookup(self) -> Container[str]:
+        """The canonical legal moves, for membership tests (a game returns a cached dict or set
+        when it has one; default: :meth:`legal_moves`)."""
+        return self.legal_moves()
+
+    def _normalise_move(self, text: str) -> str | None:
+        """``text`` spelt as the game's notation spells its moves, legal or not (``None``: no
+        spelling found). Default: the legal move with the same :func:`move_key`; a game with
+        a notation pattern spells it directly (e.g. ``C3D4`` -> ``c3-d4``)."""
         wanted = move_key(text)
-        for move in legal:
-            if move_key(move) == wanted:
-                return move
-        if not legal:
-            raise IllegalMove.of(None, "game_over")
-        raise IllegalMove.of(None, "illegal", move=text)
+        return next((move for move in self.legal_moves() if move_key(move) == wanted), None)
+
+    def _why_illegal(self, text: str) -> IllegalMove:
+        """Why ``text`` (no legal move here) is refused. A game overrides it with its own rules'
+        reasons; this default knows only that the game is over or the move is not legal."""
+        if not self.legal_moves():
+            return IllegalMove.of(self.words, "game_over")
+        return IllegalMove.of(self.words, "illegal", move=text)
 
     def why_not(self, move: str) -> IllegalMove | None:
         """Why ``move`` cannot be played here, or ``None`` when it can. ``move`` may also be the
@@ -300,6 +321,11 @@ class Game(ABC):
     can_score_early: ClassVar[bool] = False
     """Whether players may agree to end the game early and score the position as it stands
     (then ``State.score_now`` returns a result for every position in play)."""
+    analysis_budget: ClassVar[int] = 400
+    """Search iterations per position when the server analyses a finished game: one fixed
+    budget per game, so a whole game's analysis stays within about 20 s of two idle workers on a
+    busy 2-core machine. A game whose iterations cost more sets it lower (the measurements:
+    bench/results/analysis.md)."""
     rules_version: ClassVar[int] = 1
     """The rules version ``new_state`` plays. A game raises it when a rule or its data changes; a
     stored match records the version it was played under and replays with ``replay_start``."""
@@ -331,6 +357,19 @@ class Game(ABC):
         several tables can play the same deal (duplicate tournaments); None for a game with no
         deal to fix (the default)."""
         return None
+
+    def table_sizes(self, players: int) -> list[int]:
+        """How ``players`` split into tables that all play one deal (duplicate tournaments),
+        larger tables first: as few tables as possible, each of at most ``max_players``, sizes
+        differing by at most one (at most four a table: 5 -> [3, 2], 7 -> [4, 3], 9 -> [3, 3, 3]).
+        When every split would leave a table below ``min_players``, the last-ranked players sit
+        the round out (the sizes add up to fewer than ``players``); too few players: no table."""
+        for seated in range(players, self.min_players - 1, -1):
+            tables = -(-seated // self.max_players)
+            base, extra = divmod(seated, tables)
+            if base >= self.min_players:
+                return [base + 1] * extra + [base] * (tables - extra)
+        return []
 
     def deal_for_players(self, deal: dict[str, Any], players: int) -> dict[str, Any]:
         """The options of a ``draw_deal`` deal for a table of ``players`` (default: as drawn)."""

@@ -19,23 +19,13 @@ from games.bots.analysis import evaluate
 from games.bots.levels import choose_move
 from games.bots.policies import game_policy
 
-BUDGETS: dict[str, int] = {"stairs": 500, "sight": 500, "scalas": 300, "town": 300}
-"""Search iterations per position, per game: the fixed budget that keeps a game's analysis within
-the issue's 20 s. bench/analysis.py --alone --games town,stairs, 2026-11-23, two SCHED_IDLE
-workers on the 2-core machine at load average 8–9 (others' tests): a two-player Town game (31
-positions, its pool started cold) 5.0–5.7 s of CPU, 10.1–11.7 s wall; a 60-ply Stairs game (61
-positions) 4.7–5.0 s CPU, 10.4–11.2 s wall. Town went from 400 to 300 when its playouts took up
-the Town heuristic (games/town/hints.py): the same game then cost 7.3 s of CPU instead of 5.3, and
-up to 22 s wall. The opening positions cost most (~250–300 ms each; the last ones are proven in
-a few ms). Idle workers only get what others leave, so wall time is the machine's load's.
-Other games get ``DEFAULT_BUDGET``."""
-DEFAULT_BUDGET = 400
 HINT_LEVEL = "medium"
 NICENESS = 10
 
 
 def budget_for(game_id: str) -> int:
-    return BUDGETS.get(game_id, DEFAULT_BUDGET)
+    """Search iterations per position: the game's own ``analysis_budget``."""
+    return registry.get(game_id).analysis_budget
 
 
 def idle_priority() -> None:

@@ -1,8 +1,9 @@
 """Who runs the background jobs: exactly one process across all instances.
 
 - :class:`SoleLeader` — one process and no Redis (``make run``): this process always leads.
-- :class:`RedisLeader` — a lock in Redis (``SET key token NX PX ttl``), renewed every third of its
-  time to live by a compare-and-set script. The holder runs the jobs; everyone else keeps trying.
+- :class:`RedisLeader` — redis-py's :class:`~redis.asyncio.lock.Lock` (``SET key token NX PX
+  ttl``), taken without blocking and renewed every third of its time to live (``reacquire``: a
+  compare-and-set of the TTL). The holder runs the jobs; everyone else keeps trying.
   A holder that dies (kill -9) stops renewing, the lock expires after ``ttl`` seconds and another
   candidate takes over; a holder that cannot renew in time (Redis away, loop stalled) stops its
   jobs before its lock can have passed to someone else. A clean shutdown releases at once.
@@ -21,21 +22,11 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from redis.asyncio.lock import Lock
+from redis.exceptions import LockError
+
 log = logging.getLogger(__name__)
 Start = Callable[[], list["asyncio.Task[None]"]]
-
-RENEW = """
-if redis.call('get', KEYS[1]) == ARGV[1] then
-  return redis.call('pexpire', KEYS[1], ARGV[2])
-end
-return 0
-"""
-RELEASE = """
-if redis.call('get', KEYS[1]) == ARGV[1] then
-  return redis.call('del', KEYS[1])
-end
-return 0
-"""
 
 
 async def _stop(tasks: list[asyncio.Task[None]]) -> None:
@@ -68,16 +59,27 @@ class RedisLeader:
         self.is_leader = False
         self.terms = 0
         """How many times this process became leader (for tests and logs)."""
+        self._lock: Lock | None = None
+        """The lock this process holds or last tried to take (bound to the client of that time)."""
 
     async def _acquire(self) -> bool:
-        return bool(await self.client().set(self.key, self.token, nx=True, px=self.ttl_ms))
+        self._lock = Lock(self.client(), self.key, timeout=self.ttl_ms / 1000, thread_local=False)
+        return bool(await self._lock.acquire(blocking=False, token=self.token))
 
     async def _renew(self) -> bool:
-        return bool(await self.client().eval(RENEW, 1, self.key, self.token, self.ttl_ms))
+        """Reset the lock's time to live; False when another process holds it (or nobody)."""
+        assert self._lock is not None
+        try:
+            return bool(await self._lock.reacquire())
+        except LockError:  # LockNotOwnedError included: the lock expired or passed on
+            return False
 
     async def release(self) -> None:
-        with contextlib.suppress(Exception):
-            await self.client().eval(RELEASE, 1, self.key, self.token)
+        """Let go of the lock if this process still holds it (another holder's stays)."""
+        lock, self._lock = self._lock, None
+        if lock is not None:
+            with contextlib.suppress(Exception):
+                await lock.release()
 
     async def lead(self, start: Start) -> None:
         step = self.ttl_ms / 3000

@@ -1,4 +1,4 @@
-"""Tournaments: Swiss, arena and duplicate Town events.
+"""Tournaments: Swiss, arena and duplicate events (one deal at every table).
 
 - ``pairing``   pure pairing and scoring (networkx matching; no database, no web);
 - ``models``    the tables;

@@ -9,9 +9,9 @@
   closest in score, then rating, never the opponent they just played (unless they are the only
   two players in); a win is 2 points, a draw 1, and after two wins in a row every game scores
   double until a game is not won (Lichess).
-- **Duplicate Town** (:func:`town_tables`, :func:`seat_tables`, :func:`rank_points`): tables of
-  2–4, seats rotated so a player sits in each seat as evenly as possible; rank points shared by
-  tied places.
+- **Duplicate** (:func:`duplicate_tables`, :func:`seat_table`, :func:`rank_points`): tables of
+  the sizes the game asks for (``Game.table_sizes``), best players together, seats rotated so a
+  player sits in each seat as evenly as possible; rank points shared by tied places.
 - Tie-breaks (:func:`swiss_standings`): Buchholz, then Sonneborn–Berger.
 
 A ``result`` for a player in a game is 1 (win), 0.5 (draw) or 0 (loss); a bye scores ``BYE_POINTS``.
@@ -404,25 +404,14 @@ def arena_on_fire(results: Sequence[float]) -> bool:
     return len(results) >= 2 and results[-1] == 1 and results[-2] == 1
 
 
-# -- duplicate Town --------------------------------------------------------------------------------
-
-MAX_TABLE = 4
+# -- duplicate --------------------------------------------------------------------------------------
 
 
-def town_table_sizes(players: int) -> list[int]:
-    """As few tables as possible with at most four players, sizes differing by at most one,
-    larger tables first: 5 -> [3, 2], 7 -> [4, 3], 9 -> [3, 3, 3]. One player: no table."""
-    if players < 2:
-        return []
-    tables = -(-players // MAX_TABLE)
-    base, extra = divmod(players, tables)
-    return [base + 1] * extra + [base] * (tables - extra)
-
-
-def town_tables(ranked_ids: Sequence[int]) -> list[list[int]]:
-    """Players (best first) into tables: the best together, like a Swiss top board."""
+def duplicate_tables(ranked_ids: Sequence[int], sizes: Sequence[int]) -> list[list[int]]:
+    """Players (best first) into tables of ``sizes`` (the game's ``table_sizes``): the best
+    together, like a Swiss top board; players beyond the tables sit the round out."""
     tables, start = [], 0
-    for size in town_table_sizes(len(ranked_ids)):
+    for size in sizes:
         tables.append(list(ranked_ids[start:start + size]))
         start += size
     return tables

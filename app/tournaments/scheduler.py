@@ -284,7 +284,9 @@ class Scheduler:
         game = registry.get(tournament.game)
         deal = game.draw_deal(new_seed())
         assert deal is not None, "duplicate tournaments are only created for games with deals"
-        for board, table in enumerate(pairing.town_tables([e.user_id for e in ranked]), start=1):
+        sizes = game.table_sizes(len(ranked))
+        for board, table in enumerate(pairing.duplicate_tables([e.user_id for e in ranked], sizes),
+                                      start=1):
             order = pairing.seat_table(table, seats_taken)
             setup = self._setup(tournament, len(order), game.deal_for_players(deal, len(order)))
             self._new_game(tournament, number, board, order, [number] * len(order), setup)

@@ -61,6 +61,7 @@ class ScalasState(PublicState):
     """One Scalas position. ``columns`` holds each square's cubes bottom to top as seat digits."""
 
     game_id = "scalas"
+    words = WORDS
 
     def __init__(
         self,
@@ -116,19 +117,12 @@ class ScalasState(PublicState):
             return []
         return list(self._move_index())
 
-    def parse_move(self, text: str) -> str:
-        """A square ``c3`` (also ``C 3``) or ``pass``, if legal here."""
-        if self._to_move is None:
-            raise IllegalMove.of(WORDS, "game_over")
-        if not isinstance(text, str):
-            raise IllegalMove.of(WORDS, "not_a_move", move=repr(text))
-        index = self._move_index()
-        if text in index:
-            return text
-        canonical = move_key(text)
-        if canonical in index:
-            return canonical
-        raise self._why_illegal(text)
+    def _legal_lookup(self) -> dict[str, int]:
+        return {} if self._to_move is None else self._move_index()
+
+    def _normalise_move(self, text: str) -> str:
+        """A square ``c3`` (also ``C 3``) or ``pass``."""
+        return move_key(text)
 
     def play(self, move: str) -> ScalasState:
         square = self._move_index()[self.parse_move(move)]
@@ -299,6 +293,8 @@ class ScalasState(PublicState):
 
     def _why_illegal(self, move: str) -> IllegalMove:
         """Why ``move`` cannot be played here: a reason code with its parameters."""
+        if self._to_move is None:
+            return IllegalMove.of(WORDS, "game_over")
         text = move_key(move)
         squares = INDEX[self.size]
         if text == PASS:
@@ -369,6 +365,8 @@ class ScalasGame(Game):
     max_players = 2
     options = ScalasOptions
     can_draw = True
+    analysis_budget = 300
+    """Town's budget (not measured apart)."""
 
     def new_state(
         self, players: int = 2, options: dict[str, Any] | None = None, seed: int = 0

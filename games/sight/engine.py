@@ -70,6 +70,7 @@ class SightState(PublicState):
     """A Sight position; the phase, the movable sources and the legal moves are derived lazily."""
 
     game_id: ClassVar[str] = "sight"
+    words = WORDS
 
     __slots__ = (
         "_board",
@@ -162,16 +163,15 @@ class SightState(PublicState):
         found = MOVE_BY_NAME.get(move)
         if found is not None:
             return found
-        wanted = move_key(move)
-        if wanted == "pass":
-            raise IllegalMove.of(WORDS, "no_pass")
-        match = _MOVE_PATTERN.match(wanted)
-        if match is None:
-            raise IllegalMove.of(WORDS, "not_a_move", move=move)
-        source, target = match.groups()
-        found = MOVE_BY_NAME.get(source if target is None else f"{source}-{target}")
+        spelled = self._normalise_move(move)
+        found = MOVE_BY_NAME.get(spelled)
         if found is not None:
             return found
+        if spelled == "pass":
+            raise IllegalMove.of(WORDS, "no_pass")
+        source, _, target = spelled.partition("-")
+        if not target:  # every point is a placement (found above): this names no move
+            raise IllegalMove.of(WORDS, "not_a_move", move=move)
         if source == target:
             raise IllegalMove.of(WORDS, "goes_nowhere", move=move)
         raise IllegalMove.of(WORDS, "not_adjacent", to=target, source=source)
@@ -232,11 +232,21 @@ class SightState(PublicState):
     def legal_moves(self) -> list[str]:
         return list(self._analyse())
 
-    def parse_move(self, text: str) -> str:
-        """A placement ``c3`` or a step ``c3-d4`` (also ``C3 D4``, ``c3d4``), if legal here."""
-        source, target = self._parse(text)
-        self._check(source, target)
-        return POINT_NAMES[target] if source < 0 else STEP_NAMES[source, target]
+    def _normalise_move(self, text: str) -> str:
+        """A placement ``c3`` or a step ``c3-d4`` (also ``C3 D4``, ``c3d4``)."""
+        wanted = move_key(text)
+        match = _MOVE_PATTERN.match(wanted)
+        if match is None:
+            return wanted
+        source, target = match.groups()
+        return source if target is None else f"{source}-{target}"
+
+    def _why_illegal(self, text: str) -> IllegalMove:
+        try:
+            self._check(*self._parse(text))
+        except IllegalMove as error:
+            return error
+        return IllegalMove.of(WORDS, "illegal", move=text)  # the rules' checks missed a reason
 
     def why_not(self, move: str) -> IllegalMove | None:
         """Also answers for a lone occupied point while stacks must move: whether a piece may
@@ -375,6 +385,8 @@ class SightGame(Game):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     options: ClassVar[type[GameOptions]] = SightOptions
+    analysis_budget = 500
+    """Stairs' budget: a two-player board of the same kind (not measured apart)."""
 
     def new_state(
         self, players: int = 2, options: dict[str, Any] | None = None, seed: int = 0

@@ -9,20 +9,15 @@ best branch the mover's walk has after it, and only placements on the mover's ow
 change that; the rest score the same. Walking the whole frontier costs one walk per placement, so a
 playout ply stays cheap.
 
-Knowledge of the rules stays here and in ``engine.py``; this module only reads a position's grid,
-the mover's start card and colour, and the rules version.
+The walk itself is the engine's (``walk.py``: the same code walks every real game); this module
+only reads a position's grid, the mover's start card and colour, and the rules version.
 """
 
 from __future__ import annotations
 
-from games.town.cards import EVENT_OF, INTERESTS, OPTIONS, SUNSET
+from games.town.cards import INTERESTS, SUNSET
+from games.town.walk import CLIMBS, HEIGHT, RIGHT, WIDTH, Walker
 
-WIDTH, HEIGHT = 7, 4
-LIGHTHOUSE_ROW = HEIGHT + 1
-DIARY_LIMIT = 5
-RIGHT, LEFT = 1, -1
-ENTRY_SIDE = {RIGHT: "left", LEFT: "right"}
-CLIMBS = ("UR", "UL")
 SLOT_INDEX = {f"{'abcdefg'[i % WIDTH]}{i // WIDTH + 1}": i for i in range(WIDTH * HEIGHT)}
 MAX_BRANCHES = 12  # walks explored per frontier search: a town of choices is cut short, not slow
 # On a finished town a walk forks at most a few times (at most 4 ends from any seaside card on
@@ -33,15 +28,12 @@ ROW_BONUS = 0.4  # each row climbed brings the lighthouse (3 points) closer
 
 
 class Branch:
-    """One way the walk can go (after its choices so far): where it stands and what it has."""
+    """One way the walk can go (after its choices so far): the walker where it stopped."""
 
-    __slots__ = ("col", "declined", "diary", "direction", "entered", "row", "slot", "value")
+    __slots__ = ("slot", "value", "walker")
 
-    def __init__(self, col: int, row: int, direction: int, diary: tuple[str, ...],
-                 entered: dict[tuple[int, int, str], int],
-                 declined: frozenset[tuple[int, str]], slot: int | None, value: float) -> None:
-        self.col, self.row, self.direction = col, row, direction
-        self.diary, self.entered, self.declined = diary, entered, declined
+    def __init__(self, walker: Walker, slot: int | None, value: float) -> None:
+        self.walker = walker
         self.slot = slot  # the empty slot the walk waits at; None when the walk has ended
         self.value = value
 
@@ -51,66 +43,28 @@ def points(diary: tuple[str, ...], seat: int) -> int:
     return sum(3 if e == SUNSET else 2 if e in interests else 1 for e in diary)
 
 
-def _ends_as_loop(version: int, entries_before: int, declined: bool) -> bool:
-    """Mirrors ``TownState._ends_as_loop``."""
-    if version == 1:
-        return entries_before > 0
-    return entries_before >= 2 or (entries_before == 1 and not declined)
-
-
-def walk(grid: tuple[str | None, ...], version: int, seat: int, col: int, row: int,
-         direction: int, action: str, diary: tuple[str, ...],
-         entered: dict[tuple[int, int, str], int], declined: frozenset[tuple[int, str]],
+def walk(grid: tuple[str | None, ...], seat: int, walker: Walker, action: str, chosen: bool,
          out: list[Branch], budget: list[int]) -> None:
-    """Leave (col, row) by ``action`` and walk on, as ``TownState._walk`` does, until the walk ends
-    or reaches an empty slot; every choice met forks the walk (while ``budget`` lasts). The ends
-    and frontiers reached are appended to ``out``."""
-    options_of = OPTIONS[version][seat]
-    entered = dict(entered)
+    """Leave the walker's card by ``action`` and walk on (the engine's walk, ``walk.py``) until
+    the walk ends or reaches an empty slot; every choice met forks the walk while ``budget``
+    lasts, then the walk takes the first option. The ends and frontiers reached are appended to
+    ``out``."""
     while True:
-        if action in CLIMBS:
-            direction, row = (RIGHT if action == "UR" else LEFT), row + 1
-            declined = frozenset()
-        elif action == "rev":
-            direction = -direction
-        col = (col + direction) % WIDTH
-        if row == LIGHTHOUSE_ROW:
-            diary = (*diary, SUNSET)
-            out.append(Branch(col, row, direction, diary, entered, declined, None,
-                              points(diary, seat)))
+        options = walker.go(grid, action, chosen)
+        if options is None:
+            value: float = points(walker.diary, seat)
+            if walker.slot is not None:
+                value += OPEN_BONUS + ROW_BONUS * walker.row
+            out.append(Branch(walker, walker.slot, value))
             return
-        side = ENTRY_SIDE[direction]
-        key = (col, row, side)
-        before = entered.get(key, 0)
-        if _ends_as_loop(version, before, bool(declined)):
-            out.append(Branch(col, row, direction, diary, entered, declined, None,
-                              points(diary, seat)))
-            return
-        slot = (row - 1) * WIDTH + col
-        card = grid[slot]
-        if card is None:
-            out.append(Branch(col, row, direction, diary, entered, declined, slot,
-                              points(diary, seat) + OPEN_BONUS + ROW_BONUS * row))
-            return
-        entered[key] = before + 1
-        event = EVENT_OF[card]
-        if event is not None and event not in diary:
-            diary = (*diary, event)
-            if len(diary) == DIARY_LIMIT:
-                out.append(Branch(col, row, direction, diary, entered, declined, None,
-                                  points(diary, seat)))
-                return
-        options = options_of[card][0 if direction == RIGHT else 1]
-        if (col, side) in declined:
-            options = tuple(a for a in options if a in CLIMBS) or options
-        if len(options) > 1 and budget[0] > 0:
+        if budget[0] > 0:
             budget[0] -= len(options) - 1
-            for choice in options:
-                after = declined | {(col, side)} if choice == "straight" else declined
-                walk(grid, version, seat, col, row, direction, choice, diary, entered, after,
-                     out, budget)
-            return
-        action = options[0]
+            *others, last = options
+            for choice in others:
+                walk(grid, seat, walker.copy(), choice, True, out, budget)
+            action, chosen = last, True  # the last branch goes on with this walker
+            continue
+        action, chosen = options[0], False
 
 
 def branches(grid: tuple[str | None, ...], version: int, seat: int, start: int) -> list[Branch]:
@@ -118,7 +72,7 @@ def branches(grid: tuple[str | None, ...], version: int, seat: int, start: int) 
     out: list[Branch] = []
     budget = [MAX_BRANCHES]
     for choice in CLIMBS:  # the seaside step: UR or UL into row 1
-        walk(grid, version, seat, start - 1, 0, RIGHT, choice, (), {}, frozenset(), out, budget)
+        walk(grid, seat, Walker(version, seat, start - 1, 0, RIGHT), choice, True, out, budget)
     return out
 
 
@@ -151,9 +105,9 @@ def placement_scores(grid: tuple[str | None, ...], version: int, seat: int, star
         for branch in here:
             out: list[Branch] = []
             # Step back onto the slot's left or right neighbour and walk into the new card.
-            walk(placed, version, seat, (branch.col - branch.direction) % WIDTH,
-                 branch.row, branch.direction, "straight", branch.diary, branch.entered,
-                 branch.declined, out, [MAX_BRANCHES // 2])
+            walker = branch.walker.copy()
+            walker.col = (walker.col - walker.direction) % WIDTH
+            walk(placed, seat, walker, "straight", False, out, [MAX_BRANCHES // 2])
             best = max(best, *(b.value for b in out))
         scores.append(best)
     return scores
@@ -165,21 +119,10 @@ def choice_values(grid: tuple[str | None, ...], version: int, seat: int,
     """For each walk choice pending at the end of ``steps`` (the walker's steps so far, as the
     engine records them; ``diary`` what it has collected), the best diary score the walk can
     still reach after it, walking every later choice on the finished town: exact."""
-    here = steps[-1]
-    col, row = here["col"], here["row"]
-    direction = LEFT if here["dir"] == "left" else RIGHT
-    entered: dict[tuple[int, int, str], int] = {}
-    for s in steps:
-        if s["row"] > 0:
-            key = (s["col"], s["row"], s["side"])
-            entered[key] = entered.get(key, 0) + 1
-    declined = frozenset((s["col"], s["side"]) for s in steps
-                         if s["row"] == row and s["chosen"] and s["action"] == "straight")
+    walker = Walker.after(version, seat, steps, diary)
     values = []
     for choice in choices:
-        after = declined | {(col, here["side"])} if choice == "straight" else declined
         out: list[Branch] = []
-        walk(grid, version, seat, col, row, direction, choice, diary, entered, after, out,
-             [EXHAUSTIVE])
+        walk(grid, seat, walker.copy(), choice, True, out, [EXHAUSTIVE])
         values.append(max(b.value for b in out))
     return values

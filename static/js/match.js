@@ -395,7 +395,8 @@ function wireLinks() {
 async function start() {
   boardModule = await loadRenderer(root.dataset.board);
   board = boardModule.mountBoard($("board"), { submit, t, actions: $("board-actions"), readOnly: false });
-  wireWhy({ board: $("board"), matchId, getMatch: () => (replayPly === null ? match : null), show: showError });
+  wireWhy({ board: $("board"), attributes: boardModule.tapAttributes, matchId,
+    getMatch: () => (replayPly === null ? match : null), show: showError });
   wireLinks();
   wireReplay();
   applyMatch(match); // fetches the move list when the page opens after the first move

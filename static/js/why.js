@@ -2,25 +2,26 @@
 // there, the page asks the server why (POST /api/v1/matches/{id}/why, side-effect free) and shows
 // the reason, already in the page's language, near the board.
 //
-// Game-independent: it reads only the boards' data-* hooks and the view's `clicks` map (what a
-// tap plays, static/js/kit/clicks.js), listening in the capture phase so it sees each tap before
-// the board redraws. A tap the clicks map accepts (a legal move, a piece picked up, a card chosen)
-// asks nothing; it only clears an earlier reason.
+// Game-independent: it reads only the data-* attributes the game's renderer declares
+// (`tapAttributes`, see static/js/kit/boards.js) and the view's `clicks` map (what a tap plays,
+// static/js/kit/clicks.js), listening in the capture phase so it sees each tap before the board
+// redraws. A tap the clicks map accepts (a legal move, a piece picked up, a card chosen) asks
+// nothing; it only clears an earlier reason.
 import { api } from "./api.js";
 import { clickStep } from "./kit/clicks.js";
 import { isMyTurn } from "./kit/turn.js";
 
-// The data attributes that name what was tapped, in each board: Stairs and Scalas squares, Sight
-// points, Town slots and offer cards, Scalas' 3-D towers.
-const HOOKS = ["square", "point", "slot", "offer", "body", "tower"];
-const SELECTOR = HOOKS.map((hook) => `[data-${hook}]`).join(",");
+/** The CSS selector of elements that carry one of `attributes` (data-* names without "data-"). */
+export function tapSelector(attributes) {
+  return attributes.map((name) => `[data-${name}]`).join(",");
+}
 
-/** The name a tapped element carries (its first hook), or null. */
-export function tappedName(element) {
-  const hit = element?.closest?.(SELECTOR);
+/** The name a tapped element carries (its first of the board's `attributes`), or null. */
+export function tappedName(element, attributes) {
+  const hit = attributes.length ? element?.closest?.(tapSelector(attributes)) : null;
   if (!hit) return null;
-  for (const hook of HOOKS) {
-    const value = hit.getAttribute(`data-${hook}`);
+  for (const name of attributes) {
+    const value = hit.getAttribute(`data-${name}`);
     if (value) return value;
   }
   return null;
@@ -56,17 +57,18 @@ export function classify(clicks, first, name) {
 }
 
 /**
- * Wire the reasons to a board. `getMatch()` returns the live match payload (null while a replay
- * is shown); `show(text)` writes the message near the board ("" clears it).
+ * Wire the reasons to a board. `attributes` are its renderer's `tapAttributes` (none: no
+ * reasons); `getMatch()` returns the live match payload (null while a replay is shown);
+ * `show(text)` writes the message near the board ("" clears it).
  */
-export function wireWhy({ board, matchId, getMatch, show }) {
+export function wireWhy({ board, attributes = [], matchId, getMatch, show }) {
   let first = null;
   let ply = null;
   board.addEventListener("click", (event) => {
     const match = getMatch();
     if (!isMyTurn(match)) { first = null; return; }
     if (match.ply !== ply) { first = null; ply = match.ply; }
-    const name = tappedName(event.target);
+    const name = tappedName(event.target, attributes);
     if (name === null) return;
     const step = classify(match.view?.clicks, first, name);
     first = step.first;

@@ -84,3 +84,10 @@ def test_garbage_is_an_illegal_move(game: Game, text: object) -> None:
         state.parse_move(text)  # type: ignore[arg-type]
     with pytest.raises(IllegalMove):
         state.play(text)  # type: ignore[arg-type]
+
+
+@GAMES
+def test_every_game_reads_its_notation_with_the_one_shared_parser(game: Game) -> None:
+    """A game declares how it spells and refuses moves; the parser itself is written once."""
+    state = game.new_state(players=game.min_players, seed=1)
+    assert type(state).parse_move is State.parse_move

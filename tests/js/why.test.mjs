@@ -1,8 +1,9 @@
 // "Why not here" (static/js/why.js): which taps ask the server, and what they ask.
 import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { classify, separator } from "../../static/js/why.js";
+import { classify, separator, tappedName, tapSelector } from "../../static/js/why.js";
 
 const STAIRS = { a1: { b2: "a1-b2", a2: "a1-a2" }, c1: { d2: "c1-d2" } };
 const TOWN = { P3: { a1: "P3@a1", b1: "P3@b1" }, E2: { a1: "E2@a1" } };
@@ -30,4 +31,31 @@ test("why: the separator comes from the server's own moves", () => {
   assert.equal(separator(TOWN, "P3"), "@");
   assert.equal(separator(STAIRS, "a1"), "-");
   assert.equal(separator(SCALAS, null), "-");
+});
+
+test("why: a tap's name comes from the board's own attributes, the first one it carries", () => {
+  const hit = { getAttribute: (name) => ({ "data-slot": "c4", "data-offer": "" })[name] ?? null };
+  const element = { closest: (selector) => (selector.split(",").includes("[data-slot]") ? hit : null) };
+  assert.equal(tapSelector(["slot", "offer"]), "[data-slot],[data-offer]");
+  assert.equal(tappedName(element, ["offer", "slot"]), "c4");
+  assert.equal(tappedName(element, ["square"]), null, "another board's attribute names nothing");
+  assert.equal(tappedName(element, []), null, "a board that declares none gives no reasons");
+});
+
+test("why: each renderer declares the attributes its board sets, and why.js names none", () => {
+  const root = new URL("../../static/", import.meta.url);
+  const why = readFileSync(new URL("js/why.js", root), "utf8");
+  for (const game of readdirSync(new URL("games/", root))) {
+    const folder = new URL(`games/${game}/`, root);
+    const scripts = readdirSync(folder).filter((name) => name.endsWith(".js"))
+      .map((name) => readFileSync(new URL(name, folder), "utf8")).join("\n");
+    const declared = /export const tapAttributes = (\[[^\]]*\]);/.exec(readFileSync(new URL("board.js", folder), "utf8"));
+    if (game === "generic") { assert.equal(declared, null, "the generic board has buttons only"); continue; }
+    assert.ok(declared, `${game}/board.js declares tapAttributes`);
+    for (const name of JSON.parse(declared[1])) {
+      assert.ok(scripts.includes(`"data-${name}"`) || scripts.includes(`dataset.${name} =`),
+        `${game}'s board sets data-${name}`);
+      assert.ok(!why.includes(`"${name}"`), `why.js does not name ${game}'s ${name}`);
+    }
+  }
 });

@@ -17,6 +17,7 @@ from app.tournaments.pairing import (
     SwissRecord,
     arena_on_fire,
     arena_points,
+    duplicate_tables,
     pair_arena,
     pair_swiss,
     rank_points,
@@ -25,9 +26,9 @@ from app.tournaments.pairing import (
     seat_table,
     swiss_players,
     swiss_standings,
-    town_table_sizes,
-    town_tables,
 )
+from games import registry
+from tests.fixture_game import StackToeGame
 
 
 def simulate(players: int, rounds: int, seed: int, withdraw: int = 0, late: int = 0
@@ -184,15 +185,34 @@ def test_arena_streaks_double_points_until_a_game_is_not_won() -> None:
 
 
 def test_town_tables_hold_two_to_four() -> None:
-    assert town_table_sizes(2) == [2]
-    assert town_table_sizes(5) == [3, 2]
-    assert town_table_sizes(7) == [4, 3]
-    assert town_table_sizes(9) == [3, 3, 3]
-    assert town_table_sizes(12) == [4, 4, 4]
+    town = registry.get("town")
+    assert town.table_sizes(1) == []
+    assert town.table_sizes(2) == [2]
+    assert town.table_sizes(5) == [3, 2]
+    assert town.table_sizes(7) == [4, 3]
+    assert town.table_sizes(9) == [3, 3, 3]
+    assert town.table_sizes(12) == [4, 4, 4]
     for n in range(2, 60):
-        sizes = town_table_sizes(n)
+        sizes = town.table_sizes(n)
         assert sum(sizes) == n and all(2 <= s <= 4 for s in sizes)
-    assert town_tables([5, 4, 3, 2, 1]) == [[5, 4, 3], [2, 1]]
+    assert duplicate_tables([5, 4, 3, 2, 1], town.table_sizes(5)) == [[5, 4, 3], [2, 1]]
+
+
+def test_tables_follow_the_games_player_counts() -> None:
+    """Any game can be played in duplicate: its tables come from its own player counts."""
+    class ThreeOrFour(StackToeGame):
+        min_players, max_players = 3, 4
+
+    game = ThreeOrFour()
+    assert game.table_sizes(2) == []
+    assert game.table_sizes(6) == [3, 3]
+    assert game.table_sizes(7) == [4, 3]
+    assert game.table_sizes(5) == [4]  # a table of 3 and one of 2 cannot be: one sits out
+    for n in range(3, 60):
+        sizes = game.table_sizes(n)
+        assert n - sum(sizes) < 3 and all(3 <= s <= 4 for s in sizes)
+        assert max(sizes) - min(sizes) <= 1
+    assert duplicate_tables([5, 4, 3, 2, 1], [4]) == [[5, 4, 3, 2]]  # the last sits out
 
 
 def test_seats_rotate_between_rounds() -> None:

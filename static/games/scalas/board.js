@@ -39,6 +39,9 @@ function squareName(square, match, info) {
   return cellName({ square: square.name, colour, height: square.height, states });
 }
 
+/** What a tap chose, for "why not here" (static/js/why.js): the flat board's squares, the 3-D view's cube bodies and towers. */
+export const tapAttributes = ["square", "body", "tower"];
+
 export function seatInfo(match, seat) {
   const colour = match.view?.colours?.[seat] ?? (seat === 0 ? "red" : "blue");
   return { label: say(colour), colour: SWATCH[colour] };

@@ -12,6 +12,9 @@ import { drawBase, drawMarks, drawPieces, drawPreview } from "./pieces.js";
 
 const COLOURS = { light: N_("Light"), dark: N_("Dark") };
 
+/** What a tap chose, for "why not here" (static/js/why.js): the points. */
+export const tapAttributes = ["point"];
+
 export function seatInfo(match, seat) {
   const colour = match.view?.colours?.[seat] ?? (seat === 0 ? "light" : "dark");
   return { label: t(COLOURS[colour]), colour: colour === "light" ? "#f4eee1" : "#3a3330" };

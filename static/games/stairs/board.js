@@ -33,6 +33,9 @@ function describe(move) {
   return BUTTON_WORDS[move] ? t(BUTTON_WORDS[move]) : movePhrase(move);
 }
 
+/** What a tap chose, for "why not here" (static/js/why.js): the squares. */
+export const tapAttributes = ["square"];
+
 export function seatInfo(match, seat) {
   const colour = match.view.colours?.[seat] ?? (seat === 0 ? "light" : "dark");
   return { label: t(COLOUR_WORDS[colour]), colour: colour === "light" ? "#f4eee1" : "#3a3330" };

@@ -16,6 +16,9 @@ import { drawTown } from "./town.js";
 import { animate, drawTrails, lagging, placeTokens } from "./walks.js";
 import { colourOf, eventName, moveWords, SEAT_COLOURS, words } from "./words.js";
 
+/** What a tap chose, for "why not here" (static/js/why.js): the town's slots and the offer's cards. */
+export const tapAttributes = ["slot", "offer"];
+
 export function seatInfo(match, seat) {
   const v = match.view || {};
   const colour = colourOf(v, seat);

@@ -33,7 +33,11 @@
  * @returns {Board}
  *
  * A renderer module exports `mountBoard` (a MountBoard) and may export
- * `seatInfo(payload, seat) -> {label, colour}` (the seat's colour swatch and its name).
+ * `seatInfo(payload, seat) -> {label, colour}` (the seat's colour swatch and its name) and
+ * `tapAttributes` (string[]): the data-* attributes (without "data-") whose values name what a tap
+ * chose — a square, point, slot or card, as the view's `clicks` map names it. "Why not here"
+ * (static/js/why.js) reads them to ask the server about a refused tap; a board without them
+ * gives no reasons.
  */
 import { t } from "./i18n.js";
 

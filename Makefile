@@ -40,8 +40,14 @@ browser-deps:
 		echo "browser-deps: chromium installed."; \
 	fi
 
-test: install-test browser-deps
+# TypeScript, the one npm dev dependency (package-lock.json pins it), checks static/'s JS (tsconfig.json).
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+test: install-test browser-deps node_modules/.installed
 	$(BIN)/ruff check .
+	node_modules/.bin/tsc --noEmit -p .
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	node --test tests/js/
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The analysis board page (/analysis/<game>): try moves freely from a start or from any position
 // of a game. Every position comes from the stateless POST /api/v1/analysis/board; the URL is the
 // shareable position (?moves=a,b,c&ply=n, plus players, seed, options or match).

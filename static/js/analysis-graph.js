@@ -1,3 +1,4 @@
+// @ts-check
 // The value graph of a computer analysis: one line per seat (its value, 0–1, after
 // every ply), dots on marked moves, a cursor on the shown ply; a click asks for that ply.
 // Pure DOM, no fetching: analysis-replay.js gives it the analysis result.

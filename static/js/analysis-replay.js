@@ -1,3 +1,4 @@
+// @ts-check
 // The computer analysis on the match page: request it once a game is over, follow its
 // progress live (`analysis` events on the match socket, relayed by match.js as "match:message"),
 // then the value graph (click: jump to that ply), the marked moves with their signs in the move

@@ -1,3 +1,4 @@
+// @ts-check
 // What the analysis board sends for a position (pure, tested in tests/js/analysis.test.mjs).
 // Every answer of POST /api/v1/analysis/board carries `state`, the position signed by the server:
 // a move played on a position the page already has goes as {game, state, move}, so the server

@@ -1,3 +1,4 @@
+// @ts-check
 // REST calls from the page scripts: JSON in and out, with the CSRF header; a failed call throws an
 // Error carrying the server's typed {code, message} (shown with kit/i18n.js errorText()).
 

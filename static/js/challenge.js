@@ -1,3 +1,4 @@
+// @ts-check
 // The profile's challenge form: show only the chosen game's options (without JavaScript every
 // game's options show; the server reads only the chosen game's, named "<game>:opt_<name>").
 const form = document.getElementById("challenge-form");

@@ -1,3 +1,4 @@
+// @ts-check
 // The match chat panel: the players' room and the spectators' room, quick phrases shown
 // in the reader's language, mute / block / report on each line.
 // Chat text is only ever put on the page with textContent: whatever a line says stays inert text.

@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby: open seeks live over /api/v1/lobby/ws, quick play, accept/cancel, challenges.
 // When a match we are part of starts, go there.
 import { api } from "./api.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // Clocks and the life of a match on the match page: ticking clocks per seat, abort / resign /
 // offers (draw, end, takeback, rematch) / claim victory, and following a rematch.
 import { api } from "./api.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // The match page shell: seats, status, result, move list, links and the live websocket.
 // The board is drawn by the game's renderer (static/games/<id>/board.js, or the generic one),
 // loaded from the URL in #match[data-board]; the contract is in static/js/kit/boards.js.

@@ -1,3 +1,4 @@
+// @ts-check
 // Playing a move from the match page: over the match socket when it is open (one round trip, the
 // new state follows on the same socket), over REST otherwise. No DOM access (tests/js drive it).
 

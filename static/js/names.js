@@ -1,3 +1,4 @@
+// @ts-check
 // Players' names and ratings as the site's pages show them. Names come from the kit
 // (kit/turn.js playerName: built-in bots translated and numbered), ratings with a clear
 // "provisional" mark.

@@ -1,3 +1,4 @@
+// @ts-check
 // Account notices on every page, from the account event socket
 // (WS /api/v1/stream/event/ws, the same events as GET /api/v1/stream/event):
 //   - an in-page notice for your turn in a correspondence game, a challenge to you, a game of yours

@@ -1,3 +1,4 @@
+// @ts-check
 // Mute and block from a user's profile. A mute hides their chat lines from you; a block
 // also stops their challenges to you and their writing to you. Both are remembered by the server.
 import { api } from "./api.js";

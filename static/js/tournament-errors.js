@@ -1,3 +1,4 @@
+// @ts-check
 // Tournament error codes in the page's language (the API's own message in English).
 import { lang, N_, t } from "./kit/index.js";
 

@@ -1,3 +1,4 @@
+// @ts-check
 // One tournament: live standings, every round's games with links, join / withdraw / pause (and, for its
 // creator, built-in bots). Drawn from GET /api/v1/tournaments/{id}; redrawn on each change that
 // WS /api/v1/tournaments/{id}/ws announces.

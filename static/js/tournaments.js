@@ -1,3 +1,4 @@
+// @ts-check
 // The tournament list: redrawn from GET /api/v1/tournaments on every change that
 // WS /api/v1/tournaments/ws announces; accounts create tournaments with the form.
 import { api } from "./api.js";

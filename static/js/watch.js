@@ -1,3 +1,4 @@
+// @ts-check
 // The Watch page: live games as mini boards (each game's own renderer, read-only), players,
 // ratings and spectator counts; kept current over /api/v1/live/ws.
 import { api } from "./api.js";

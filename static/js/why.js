@@ -1,3 +1,4 @@
+// @ts-check
 // "Why not here": when the player to move taps a square, point or slot the rules do not allow
 // there, the page asks the server why (POST /api/v1/matches/{id}/why, side-effect free) and shows
 // the reason, already in the page's language, near the board.

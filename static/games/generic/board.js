@@ -1,3 +1,4 @@
+// @ts-check
 // The generic board: for a game that ships no renderer of its own. Its legal moves are buttons and
 // its view is shown as JSON, so a game with only a Python package is playable at once.
 import { clearer, el, focusGrid, isMyTurn, moveAnnouncer, moveButtons, t } from "/static/js/kit/index.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // Scalas board: an isometric 3D view of the cube towers (default) or a flat height map (toggle,
 // remembered in localStorage). Tap a highlighted square to place a cube; during forced placements
 // the glowing targets are filled one tap at a time, in the order the player likes. What a tap

@@ -1,3 +1,4 @@
+// @ts-check
 // Scalas pieces: cube colours, a cube icon, a tower of cubes, the ×n badge.
 import { svg } from "/static/js/kit/index.js";
 import { face, pts } from "./geometry.js";

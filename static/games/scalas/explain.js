@@ -1,3 +1,4 @@
+// @ts-check
 // Scalas' result in words for the end screen: squares topped, then the tie-break by
 // towers at the greatest height still unequal. Facts from games/scalas/engine.py _score details.
 import { t } from "/static/js/kit/index.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // The flat view of Scalas: a height map, each square tinted by its top cube's colour and height,
 // with its column as a strip of bricks.
 import { svg } from "/static/js/kit/index.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // Scalas geometry (pure): the isometric projection, the board's quarter turns, point-in-polygon.
 
 // Half a tile's width and height, one cube's height and the plinth's, in viewBox units.

@@ -1,3 +1,4 @@
+// @ts-check
 // The isometric 3D view of Scalas: floor, towers back to front, then an overlay with dashed
 // outlines of highlighted squares behind nearer towers, ×n badges and the hit areas.
 // No square a player may need is ever hidden: the cubes of nearer towers that stand in front of a

@@ -1,3 +1,4 @@
+// @ts-check
 // Around the Scalas board: each side's colour, tops and cubes in hand, the view buttons and the
 // hint line, in the page's language.
 import { buttonMoves, el, hintLine, N_, sentences, t } from "/static/js/kit/index.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // Sight board: a 5×5 Alquerque board of points; stacks drawn as piles of discs with a numeral.
 // Placement phase: tap any empty point. Move phase: pick one of the highlighted tallest stacks,
 // then an adjacent empty point (the view's `clicks` says which move each click plays). Before a

@@ -1,3 +1,4 @@
+// @ts-check
 // Sight's result in one sentence for the end screen: whose turn found no legal move.
 // The facts come from the engine's result details (games/sight/engine.py: loser, board_full).
 import { t } from "/static/js/kit/index.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // Sight's board geometry: 5×5 points, 84 units apart; seen from the second seat it is turned round.
 import { squareGrid } from "/static/js/kit/index.js";
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Input on Sight's board: what may be clicked (from the view's `clicks`), the hit areas with their
 // mouse, touch and keyboard handling, and the hint line with the confirm/cancel buttons.
 import { cellName, clickStep, el, isMyTurn, myMoves, N_, sentences, svg, t } from "/static/js/kit/index.js";

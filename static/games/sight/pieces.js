@@ -1,3 +1,4 @@
+// @ts-check
 // Drawing Sight: the board, the stacks, the marks of the last move and of what may be clicked,
 // and the preview of a move (lines of sight, +1 badges, a ghost piece).
 import { svg } from "/static/js/kit/index.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // Stairs board: 6×6 squares, each stack drawn as a pile of discs with its height as a numeral.
 // Click a highlighted piece (it may move now), then one of the marked destinations; the view's
 // `clicks` says which move that plays. Pass and swap are buttons under the board.

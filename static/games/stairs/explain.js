@@ -1,3 +1,4 @@
+// @ts-check
 // Stairs' result, step by step: the winner rules look only at the tallest stacks —
 // 1. highest piece: does only one side top a stack of the greatest height? 2. if both do, who
 // tops more of them? 3. if still tied, whose last piece up there arrived first?

@@ -1,3 +1,4 @@
+// @ts-check
 // Town of Stairs art: card faces, event glyphs, walking icons, the lighthouse.
 import { svg } from "/static/js/kit/index.js";
 import { CH, CW } from "./geometry.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // Town of Stairs (階段の街) board: the 7×4 town above the seaside row, the lighthouse row on top.
 // Build phase: tap an offer card, then one of its highlighted slots (the view's `clicks` says which
 // move that plays). Walk phase: the walker's token steps along view.walks[seat] card by card,

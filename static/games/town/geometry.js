@@ -1,3 +1,4 @@
+// @ts-check
 // Town of Stairs geometry: where each card, the lighthouse row and the seaside row are drawn.
 
 export const COLS = 7;

@@ -1,3 +1,4 @@
+// @ts-check
 // The HTML around the town: the offer cards, each player's card (interests, diary, running score),
 // the final score table, the phase banner and the walker's choice buttons.
 import { el, isBotSeat, svg } from "/static/js/kit/index.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // The Town board's state (one object `b` shared by its modules) and what it says about the match.
 import { clickStep, isMyTurn, playerName as nameOf } from "/static/js/kit/index.js";
 

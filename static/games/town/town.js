@@ -1,3 +1,4 @@
+// @ts-check
 // The town itself: the lighthouse row, the 7×4 slots with their cards, the seaside row, the marks
 // of what may be played and of the last move.
 import { cellName, clickStep, lang, svg } from "/static/js/kit/index.js";

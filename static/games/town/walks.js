@@ -1,3 +1,4 @@
+// @ts-check
 // The walk phase: each walker's trail and token, stepped card by card (the animation), and replay.
 import { svg } from "/static/js/kit/index.js";
 import { COLS, PITCH_X, STEP_MS, WIDTH, centre } from "./geometry.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // Town of Stairs words (English msgids, translated through the one catalog) and seat colours.
 import { N_, t } from "/static/js/kit/index.js";
 

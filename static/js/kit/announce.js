@@ -1,3 +1,4 @@
+// @ts-check
 // Screen-reader announcements: every move (yours, the opponent's, a bot's) is read out through one
 // polite live region, in the page's language, e.g. "Alice (Light): a1 to b2. Your turn."
 // Every board mounts a moveAnnouncer and feeds it each payload it draws:

@@ -1,3 +1,4 @@
+// @ts-check
 // Reconnection delays (pure): exponential backoff with jitter, so that after a server restart the
 // clients do not all come back in the same instant.
 

@@ -1,22 +1,55 @@
+// @ts-check
 // Loading a game's renderer and mounting it, live or read-only.
 //
 // ---- The renderer contract (every static/games/<id>/board.js, and the generic one) -------------
+// These typedefs are the contract tsc checks (`make test`): each renderer declares, at its top,
+//   /** @typedef {import("/static/js/kit/boards.js").Implements<typeof import("./board.js")>} Checked */
+// so a renderer missing `mountBoard`, or exporting one of the names below with another shape,
+// fails the type check.
 /**
+ * @typedef {Record<string, any>} GameView  the game's view for this viewer
+ *   (games/<id>/engine.py view()): what to draw, `clicks` (what a click plays) and running scores;
+ *   its fields are the game's own.
+ *
+ * @typedef {object} SeatUser
+ * @property {string} name
+ * @property {string|number} [id]
+ * @property {string} [kind]          "bot" for a program
+ *
+ * @typedef {object} SeatEntry
+ * @property {number} [seat]
+ * @property {?SeatUser} user         null: an open seat
+ *
+ * @typedef {object} LastMove
+ * @property {number} seat
+ * @property {string} move
+ * @property {number} [ply]
+ *
+ * @typedef {object} MatchResult
+ * @property {number[]} winners
+ * @property {string} [reason]
+ * @property {string} [reason_label]
+ * @property {number[]} [ranking]
+ * @property {number[]} [scores]
+ * @property {Record<string, any>} [details]  the engine's facts behind the result
+ *
  * @typedef {object} BoardPayload  What a board draws: the match payload of GET /api/v1/matches/{id}
  *   and of the sockets, or a stand-in built by viewPayload() from a bare view.
- * @property {object} view             the game's view for this viewer (games/<id>/engine.py view()):
- *                                     what to draw, `clicks` (what a click plays) and running scores
+ * @property {GameView} view
  * @property {string[]} legal_moves    the viewer's legal moves (empty unless it is their turn)
  * @property {string} status           "waiting" | "active" | "finished" | "aborted"
  * @property {number|null} to_move     seat to move
  * @property {number|null} your_seat   the viewer's seat (null: spectator)
- * @property {Array<{seat: number, user: ?{name: string}}>} seats
+ * @property {SeatEntry[]} seats
  * @property {number} ply
- * @property {?object} result          {winners, ranking, scores, reason, details} once finished
+ * @property {?MatchResult} result     once finished
+ * @property {?LastMove} [last_move]
+ * @property {string} [id]             the match's id (absent on a bare view)
+ * @property {boolean} [analysis]      the analysis board: the viewer sits at every turn
  *
  * @typedef {object} BoardContext
- * @property {(move: string) => Promise<void>} submit  play a move; settles when the server answered
- * @property {(msgid: string, values?: object) => string} t  translate (kit/i18n.js)
+ * @property {(move: string) => Promise<unknown>} submit  play a move; settles when the server answered
+ * @property {(msgid: string, values?: Record<string, unknown>) => string} t  translate (kit/i18n.js)
  * @property {HTMLElement} actions    a strip outside the board for the hint line and move buttons
  * @property {boolean} [readOnly]     draw the position only: no clicks, buttons, hints or side
  *                                    panels (Watch thumbnails, replays, rules diagrams)
@@ -32,19 +65,44 @@
  * @param {BoardContext} ctx
  * @returns {Board}
  *
- * A renderer module exports `mountBoard` (a MountBoard) and may export
- * `seatInfo(payload, seat) -> {label, colour}` (the seat's colour swatch and its name) and
- * `tapAttributes` (string[]): the data-* attributes (without "data-") whose values name what a tap
- * chose — a square, point, slot or card, as the view's `clicks` map names it. "Why not here"
- * (static/js/why.js) reads them to ask the server about a refused tap; a board without them
- * gives no reasons.
+ * @callback SeatInfo  a seat's colour swatch and its name (the match page's player list)
+ * @param {BoardPayload} payload
+ * @param {number} seat
+ * @returns {{label: string, colour: string}}
+ *
+ * @typedef {object} ResultStep  one step of how the result was decided
+ * @property {string} text
+ * @property {boolean} decided                       this step decided it
+ * @property {Record<string, string[]>} [marks]      squares to outline on the final position, by kind
+ *
+ * @callback ExplainResult  the match page's step-by-step result (empty: nothing to explain)
+ * @param {BoardPayload} match
+ * @param {(seat: number) => string} nameOf  a seat's player name
+ * @returns {ResultStep[]}
+ *
+ * @typedef {object} Renderer  what a renderer module exports
+ * @property {MountBoard} mountBoard
+ * @property {SeatInfo} [seatInfo]
+ * @property {readonly string[]} [tapAttributes]  the data-* attributes (without "data-") whose
+ *   values name what a tap chose — a square, point, slot or card, as the view's `clicks` map
+ *   names it. "Why not here" (static/js/why.js) reads them to ask the server about a refused tap;
+ *   a board without them gives no reasons.
+ * @property {ExplainResult} [explainResult]
+ */
+/**
+ * A renderer module's own type, checked against the contract (see above).
+ * @template {Renderer} T
+ * @typedef {T} Implements
  */
 import { t } from "./i18n.js";
 
 const GENERIC_BOARD = "/static/games/generic/board.js";
+/** @type {Map<string, Promise<Renderer>>} */
 const loaded = new Map();
 
-/** The renderer module at `url` (cached); the generic renderer if it cannot be loaded. */
+/** The renderer module at `url` (cached); the generic renderer if it cannot be loaded.
+ * @param {string} [url]
+ * @returns {Promise<Renderer>} */
 export function loadRenderer(url = GENERIC_BOARD) {
   if (!loaded.has(url)) {
     loaded.set(url, import(url).catch((error) => {
@@ -52,10 +110,13 @@ export function loadRenderer(url = GENERIC_BOARD) {
       return import(GENERIC_BOARD);
     }));
   }
-  return loaded.get(url);
+  return /** @type {Promise<Renderer>} */ (loaded.get(url));
 }
 
-/** A payload for drawing a bare view read-only (rules diagrams, replays): nobody's turn. Pure. */
+/** A payload for drawing a bare view read-only (rules diagrams, replays): nobody's turn. Pure.
+ * @param {GameView} view
+ * @param {Partial<BoardPayload>} [extra]
+ * @returns {BoardPayload} */
 export function viewPayload(view, extra = {}) {
   return {
     view, legal_moves: [], status: "finished", to_move: null, your_seat: null, seats: [],
@@ -63,7 +124,10 @@ export function viewPayload(view, extra = {}) {
   };
 }
 
-/** Mount `module`'s board in `root` read-only (no clicks, buttons or hints); returns the Board. */
+/** Mount `module`'s board in `root` read-only (no clicks, buttons or hints); returns the Board.
+ * @param {HTMLElement} root
+ * @param {Renderer} module
+ * @returns {Board} */
 export function mountReadOnly(root, module) {
   const actions = document.createElement("div");
   actions.hidden = true;
@@ -72,14 +136,22 @@ export function mountReadOnly(root, module) {
 
 /** Draw a bare view read-only (a diagram):
  *   mountView(root, await loadRenderer(game_assets(id).board), view)
- * `extra` overrides payload fields, e.g. {your_seat: 1} to see it from the second seat. */
+ * `extra` overrides payload fields, e.g. {your_seat: 1} to see it from the second seat.
+ * @param {HTMLElement} root
+ * @param {Renderer} module
+ * @param {GameView} view
+ * @param {Partial<BoardPayload>} [extra]
+ * @returns {Board} */
 export function mountView(root, module, view, extra = {}) {
   const board = mountReadOnly(root, module);
   board.update(viewPayload(view, extra));
   return board;
 }
 
-/** A board's destroy(), for renderers that only add children to root. */
+/** A board's destroy(), for renderers that only add children to root.
+ * @param {Element} root
+ * @param {...(Element | null | undefined)} extra
+ * @returns {() => void} */
 export function clearer(root, ...extra) {
   return () => { root.replaceChildren(); for (const node of extra) node?.replaceChildren?.(); };
 }

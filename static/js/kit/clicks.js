@@ -1,3 +1,4 @@
+// @ts-check
 // What a click means, as the server says (pure). A game's view carries `clicks`: a map from what
 // can be clicked first to either the move it plays or, for two-step moves, a map from the second
 // click to the move, e.g. {"a1": {"b2": "a1-b2"}, "c3": "c3"}. Renderers never build move strings.

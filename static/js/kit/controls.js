@@ -1,3 +1,4 @@
+// @ts-check
 // The strip under a board: the hint line and the move buttons (browser only).
 import { el } from "./dom.js";
 

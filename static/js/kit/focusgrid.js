@@ -1,3 +1,4 @@
+// @ts-check
 // Keyboard play on any board: a roving focus over its cells (squares, points, slots, buttons).
 // Arrow keys move a visible focus ring, Enter or Space clicks the cell (a click event on it, so the
 // board's own click handler runs — the server's `clicks` already say what it means — and so does

@@ -1,3 +1,4 @@
+// @ts-check
 // Grid geometry for square boards named "a1".."h8": where a square is drawn, seen from either side
 // (pure). Flipped = seen by the second player: file a on the right, rank 1 at the top.
 

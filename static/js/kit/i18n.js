@@ -1,3 +1,4 @@
+// @ts-check
 // The page's words: `t("English text", {name: …})` looks the English msgid up in the catalog the
 // server embedded for this page (<script id="messages">: msgid -> translation for the page's
 // language, from app/translations/*.po; English needs none). Every t("…") and N_("…") literal in

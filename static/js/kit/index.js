@@ -1,3 +1,4 @@
+// @ts-check
 // The board kit: what every page script and every game renderer shares. Import from here.
 //
 //   dom.js       el(tag, attrs, parent, text), svg(...), pressable(node, label, action)

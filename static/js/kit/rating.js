@@ -1,3 +1,4 @@
+// @ts-check
 // A player's rating as the pages show it: "1512", or "1500?" while provisional; the BOT mark.
 import { t } from "./i18n.js";
 

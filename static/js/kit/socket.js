@@ -1,3 +1,4 @@
+// @ts-check
 // The one reconnecting websocket of every page (match, lobby, watch). No DOM access: the browser's
 // WebSocket and timers are the defaults and can be replaced (tests/js drive it with fakes).
 //   - reconnects after any close, with exponential backoff and jitter (backoff.js), until stop();

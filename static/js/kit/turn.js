@@ -1,3 +1,4 @@
+// @ts-check
 // Whose turn it is, from a match payload (pure), and the players' names as pages show them.
 import { N_, t } from "./i18n.js";
 

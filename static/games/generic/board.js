@@ -3,8 +3,12 @@
 // its view is shown as JSON, so a game with only a Python package is playable at once.
 import { clearer, el, focusGrid, isMyTurn, moveAnnouncer, moveButtons, t } from "/static/js/kit/index.js";
 
+/** @import { SeatInfo } from "/static/js/kit/boards.js" */
+/** @typedef {import("/static/js/kit/boards.js").Implements<typeof import("./board.js")>} Checked  this module is a renderer (kit/boards.js) */
+
 const PALETTE = ["#f4eee1", "#3a3330", "#d4443a", "#3572cc", "#2a9456", "#e2ad12"];
 
+/** @type {SeatInfo} */
 export function seatInfo(payload, seat) {
   return { label: t("Seat {n}", { n: seat + 1 }), colour: PALETTE[seat % PALETTE.length] };
 }
@@ -31,7 +35,7 @@ export function mountBoard(root, ctx) {
       if (ctx.readOnly || !isMyTurn(payload)) { keys?.attach([]); return; }
       el("p", { class: "muted" }, moves, t("Choose your move:"));
       const buttons = moveButtons(moves, payload.legal_moves ?? [], { submit: ctx.submit, className: "generic-move" });
-      keys?.attach(buttons.map((button) => ({ id: button.dataset.move, x: button.offsetLeft, y: button.offsetTop, node: button })));
+      keys?.attach(buttons.map((button) => ({ id: button.dataset.move ?? "", x: button.offsetLeft, y: button.offsetTop, node: button })));
     },
     destroy: clearer(root),
   };

@@ -17,6 +17,9 @@ import { startView } from "./geometry.js";
 import { drawIso } from "./iso.js";
 import { buildBar, buildFoot, drawBar, hintText, say } from "./panel.js";
 
+/** @import { BoardPayload, SeatInfo } from "/static/js/kit/boards.js" */
+/** @typedef {import("/static/js/kit/boards.js").Implements<typeof import("./board.js")>} Checked  this module is a renderer (kit/boards.js) */
+
 const STORAGE_KEY = "stepwell.scalas.view";
 const TURN_KEY = "stepwell.scalas.turn";
 const PHONE = "(max-width: 600px)"; // phones start in the flat view (the 3D one is small there)
@@ -43,6 +46,7 @@ function squareName(square, match, info) {
 /** What a tap chose, for "why not here" (static/js/why.js): the flat board's squares, the 3-D view's cube bodies and towers. */
 export const tapAttributes = ["square", "body", "tower"];
 
+/** @type {SeatInfo} */
 export function seatInfo(match, seat) {
   const colour = match.view?.colours?.[seat] ?? (seat === 0 ? "red" : "blue");
   return { label: say(colour), colour: SWATCH[colour] };
@@ -87,6 +91,7 @@ export function mountBoard(root, ctx) {
   const parts = { ...bar, ...foot };
   let mode = remembered(STORAGE_KEY, (value) => startView(value, window.matchMedia?.(PHONE).matches));
   let turn = remembered(TURN_KEY, (value) => Number(value) % 4 || 0); // quarter turns of the 3D view
+  /** @type {BoardPayload | null} */
   let match = null;
   let busy = false;
   const announcer = moveAnnouncer(ctx, { describe, seatLabel: (payload, seat) => seatInfo(payload, seat).label });
@@ -109,7 +114,8 @@ export function mountBoard(root, ctx) {
     canvas.replaceChildren();
     canvas.classList.toggle("my-turn", mine);
     const decorate = decorator(match, info, play);
-    const cells = mode === "iso" ? drawIso(canvas, match.view, info, { turn, decorate, play: (name) => play(match.view.clicks[name]) })
+    const view = match.view;
+    const cells = mode === "iso" ? drawIso(canvas, view, info, { turn, decorate, play: (name) => play(view.clicks[name]) })
       : drawFlat(canvas, match.view, info, { decorate });
     keys?.attach(cells.map((cell) => ({ ...cell, label: cell.node.getAttribute("aria-label") })));
     drawBar(parts, match, mode);

@@ -9,7 +9,11 @@ export const PLINTH = 16;
 export const CELL = 80; // a square of the flat view
 export const FILES = "abcdefg";
 
-/** Screen position of board point (x, y) at height z. */
+/** @typedef {[number, number]} Point  a screen position */
+
+/** Screen position of board point (x, y) at height z.
+ * @param {number} x @param {number} y @param {number} z
+ * @returns {Point} */
 export const project = (x, y, z) => [(x + y) * A, (x - y) * B - z * C];
 
 /** Display cell (u, v) of square (file, rank) after `turn` quarter turns of an n×n board. */
@@ -20,7 +24,8 @@ export function turned(file, rank, n, turn) {
 /** The four corners of cell (u, v)'s face at height z. */
 export const face = (u, v, z) => [project(u, v, z), project(u + 1, v, z), project(u + 1, v + 1, z), project(u, v + 1, z)];
 
-/** Whether point p lies inside the convex polygon (either winding). */
+/** Whether point p lies inside the convex polygon (either winding).
+ * @param {Point} point @param {Point[]} polygon */
 export function inside([x, y], polygon) {
   let sign = 0;
   for (let i = 0; i < polygon.length; i++) {

@@ -8,6 +8,9 @@ import {
 
 export { explainResult } from "./explain.js"; // the match page's step-by-step result
 
+/** @import { BoardPayload, SeatInfo } from "/static/js/kit/boards.js" */
+/** @typedef {import("/static/js/kit/boards.js").Implements<typeof import("./board.js")>} Checked  this module is a renderer (kit/boards.js) */
+
 const SIZE = 6;
 const CELL = 64;
 const MARGIN = 18;
@@ -37,6 +40,7 @@ function describe(move) {
 /** What a tap chose, for "why not here" (static/js/why.js): the squares. */
 export const tapAttributes = ["square"];
 
+/** @type {SeatInfo} */
 export function seatInfo(match, seat) {
   const colour = match.view.colours?.[seat] ?? (seat === 0 ? "light" : "dark");
   return { label: t(COLOUR_WORDS[colour]), colour: colour === "light" ? "#f4eee1" : "#3a3330" };
@@ -90,9 +94,12 @@ export function mountBoard(root, ctx) {
   const grid0 = squareGrid({ files: SIZE, ranks: SIZE, pitch: CELL, margin: MARGIN });
   const { width } = grid0.size;
   const canvas = svg("svg", { viewBox: `0 0 ${width} ${width}`, role: "img", "aria-label": t("Stairs board") }, root);
+  /** @type {string | null} */
   let selected = null;
+  /** @type {BoardPayload | null} */
   let match = null;
-  const marked = {}; // kind -> squares, from mark() (the match page's result explanation)
+  /** @type {Record<string, string[]>} kind -> squares, from mark() (the match page's result explanation) */
+  const marked = {};
   const announcer = moveAnnouncer(ctx, { describe, seatLabel: (payload, seat) => seatInfo(payload, seat).label });
   const keys = ctx.readOnly ? null : focusGrid(canvas, {
     label: t("Stairs board"),
@@ -100,6 +107,7 @@ export function mountBoard(root, ctx) {
   });
 
   function draw() {
+    if (!match) return;
     canvas.replaceChildren();
     const view = match.view;
     const grid = squareGrid({ files: SIZE, ranks: SIZE, pitch: CELL, margin: MARGIN, flipped: view.your_colour === "dark" });

@@ -11,14 +11,14 @@ const STEP_CODES = ["highest_piece", "most_at_top", "first_to_top"];
 /**
  * The steps that decided `match.result`, in order: [{text, decided, marks: {win: [...], lose: [...]}}].
  * Empty when the result did not come from the position (resignation, time…).
- * @param {object} match  the match payload
+ * @param {import("/static/js/kit/boards.js").BoardPayload} match  the match payload
  * @param {(seat: number) => string} nameOf  a seat's player name
  */
 export function explainResult(match, nameOf) {
   const result = match.result;
   const details = result?.details;
-  if (!details?.counts || !details.max_height || !result.winners?.length) return [];
-  if (!STEP_CODES.includes(result.reason) && result.reason !== "agreed_end") return [];
+  if (!result || !details?.counts || !details.max_height || !result.winners?.length) return [];
+  if (!STEP_CODES.includes(result.reason ?? "") && result.reason !== "agreed_end") return [];
   const winner = result.winners[0];
   const loser = 1 - winner;
   const height = details.max_height;

@@ -17,9 +17,13 @@ import { drawTown } from "./town.js";
 import { animate, drawTrails, lagging, placeTokens } from "./walks.js";
 import { colourOf, eventName, moveWords, SEAT_COLOURS, words } from "./words.js";
 
+/** @import { SeatInfo } from "/static/js/kit/boards.js" */
+/** @typedef {import("/static/js/kit/boards.js").Implements<typeof import("./board.js")>} Checked  this module is a renderer (kit/boards.js) */
+
 /** What a tap chose, for "why not here" (static/js/why.js): the town's slots and the offer's cards. */
 export const tapAttributes = ["slot", "offer"];
 
+/** @type {SeatInfo} */
 export function seatInfo(match, seat) {
   const v = match.view || {};
   const colour = colourOf(v, seat);
@@ -101,6 +105,6 @@ export function mountBoard(root, ctx) {
   b.announcer = moveAnnouncer(ctx, { describe: moveWords, seatLabel: (payload, seat) => words().colours[colourOf(payload.view ?? {}, seat)] });
   return {
     update: (next) => update(b, next),
-    destroy() { clearTimeout(b.timer); b.timer = null; clearer(root, ctx.actions)(); root.classList.remove("town-board"); },
+    destroy() { clearTimeout(b.timer ?? undefined); b.timer = null; clearer(root, ctx.actions)(); root.classList.remove("town-board"); },
   };
 }

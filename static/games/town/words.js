@@ -93,12 +93,15 @@ export const WORDS = {
 };
 
 /** The WORDS table in the page's language (placeholders left for fill()). */
+/** @param {Record<string, any>} table @returns {Record<string, any>} */
 export function translate(table) {
   return Object.fromEntries(Object.entries(table).map(([key, value]) => [key, typeof value === "string" ? t(value) : translate(value)]));
 }
 
+/** @type {Record<string, any> | null} */
 let translated = null;
 
+/** @returns {Record<string, any>} */
 export function words() {
   translated ??= translate(WORDS);
   return translated;

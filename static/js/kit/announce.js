@@ -11,6 +11,14 @@
 import { lang, N_, sentences, t } from "./i18n.js";
 import { isMyTurn, playerName } from "./turn.js";
 
+/** @import { BoardPayload } from "./boards.js" */
+/**
+ * How a board words its moves for the announcer.
+ * @typedef {object} AnnounceOptions
+ * @property {(move: string, payload: BoardPayload) => string} [describe]  the move in words
+ * @property {((payload: BoardPayload, seat: number) => string) | null} [seatLabel]  the seat's colour
+ */
+
 const WORDS = {
   step: N_("{from} to {to}"),
   said: N_("{name} ({colour}): {move}"),
@@ -22,7 +30,9 @@ const WORDS = {
   pass: N_("Pass"),
 };
 
-/** A move string in words: "a1-b2" is "a1 to b2"; "pass" is "Pass"; anything else as it is. */
+/** A move string in words: "a1-b2" is "a1 to b2"; "pass" is "Pass"; anything else as it is.
+ * @param {string | null | undefined} move
+ * @returns {string} */
 export function movePhrase(move) {
   const step = /^([a-z]\d+)-([a-z]\d+)$/.exec(move ?? "");
   if (step) return t(WORDS.step, { from: step[1], to: step[2] });
@@ -33,7 +43,11 @@ export function movePhrase(move) {
 /** What to read out when a board goes from showing ply `seenPly` to `payload` (pure), or null:
  * only one ply forward (the next move arriving, or the next step of a replay) is a move to read;
  * the first drawing, a jump or a step back says nothing. `describe(move, payload)` words the
- * move for this game, `seatLabel(payload, seat)` names the seat's colour. */
+ * move for this game, `seatLabel(payload, seat)` names the seat's colour.
+ * @param {number | null | undefined} seenPly
+ * @param {BoardPayload | null | undefined} payload
+ * @param {AnnounceOptions} [options]
+ * @returns {string | null} */
 export function moveAnnouncement(seenPly, payload, { describe = movePhrase, seatLabel = null } = {}) {
   if (seenPly === null || seenPly === undefined || !payload || payload.ply !== seenPly + 1) return null;
   const last = payload.last_move;
@@ -54,7 +68,8 @@ export function moveAnnouncement(seenPly, payload, { describe = movePhrase, seat
   return sentences([said, after].filter(Boolean).map((text) => (/[.。!?！？]$/.test(text) ? text : text + stop)));
 }
 
-/** The page's one live region for board announcements (created on first use). */
+/** The page's one live region for board announcements (created on first use).
+ * @returns {HTMLElement} */
 export function liveRegion(doc = globalThis.document) {
   let region = doc.getElementById("board-announcer");
   if (!region) {
@@ -70,10 +85,14 @@ export function liveRegion(doc = globalThis.document) {
 
 // What was said in the last moment: two moves arriving together (yours, then the bot's answer)
 // are read as one text rather than the second cutting the first off.
+/** @type {{text: string, at: number}[]} */
 let recent = [];
-let timer = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let timer;
 
-/** Read `text` out (politely). The same text twice is read twice: the region is emptied first. */
+/** Read `text` out (politely). The same text twice is read twice: the region is emptied first.
+ * @param {string | null | undefined} text
+ * @param {number} [now] */
 export function announce(text, now = Date.now()) {
   if (!text) return;
   const region = liveRegion();
@@ -83,11 +102,15 @@ export function announce(text, now = Date.now()) {
   timer = setTimeout(() => { region.textContent = sentences(recent.map((said) => said.text)); }, 30);
 }
 
-/** Announce each move a board is given (nothing on read-only boards: thumbnails, diagrams). */
+/** Announce each move a board is given (nothing on read-only boards: thumbnails, diagrams).
+ * @param {{readOnly?: boolean}} ctx
+ * @param {AnnounceOptions} [options] */
 export function moveAnnouncer(ctx, options = {}) {
+  /** @type {number | null} */
   let seen = null;
   if (!ctx.readOnly) liveRegion(); // exists before the first move, so screen readers watch it
   return {
+    /** @param {BoardPayload | null | undefined} payload */
     update(payload) {
       if (ctx.readOnly || !payload) return;
       const text = moveAnnouncement(seen, payload, options);

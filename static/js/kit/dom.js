@@ -60,7 +60,8 @@ export function pressable(node, label, action) {
   node.setAttribute("role", "button");
   node.setAttribute("aria-label", label);
   node.addEventListener("click", (event) => { event.stopPropagation(); action(event); });
-  node.addEventListener("keydown", (event) => {
+  node.addEventListener("keydown", (keyEvent) => {
+    const event = /** @type {KeyboardEvent} */ (keyEvent);
     if (event.key === "Enter" || event.key === " ") { event.preventDefault(); action(event); }
   });
   return node;

@@ -14,7 +14,20 @@
 // same id when the keyboard was on the board, so a move or the opponent's answer never loses it.
 import { lang, N_, t } from "./i18n.js";
 
-/** The keys the grid handles, and the direction each arrow moves in (screen units, y down). */
+/**
+ * A cell of a board, where the arrows see it (screen units, y grows downwards).
+ * @typedef {object} Cell
+ * @property {string} id        what the cell is (a square, point, slot…): kept across redraws
+ * @property {number} x
+ * @property {number} y
+ * @property {HTMLElement | SVGElement} node  the element a key press clicks
+ * @property {string} [label]   its accessible name
+ *
+ * @typedef {{action: "move", to: string | null} | {action: "activate"} | {action: "cancel"}} KeyStep
+ */
+
+/** The keys the grid handles, and the direction each arrow moves in (screen units, y down).
+ * @type {Readonly<Record<string, [number, number]>>} */
 export const DIRECTIONS = Object.freeze({
   ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0],
 });
@@ -22,7 +35,11 @@ export const DIRECTIONS = Object.freeze({
 /** The cell an arrow key leads to from `currentId` (pure). Among the cells lying ahead in that
  * direction, the nearest, counting a sideways offset twice (so on a square grid it is the
  * neighbour in the same row or column, and on a staggered layout the one most nearly ahead).
- * Returns `currentId` at the edge, the first cell when nothing is current yet. */
+ * Returns `currentId` at the edge, the first cell when nothing is current yet.
+ * @param {Pick<Cell, "id" | "x" | "y">[]} cells
+ * @param {string | null} currentId
+ * @param {string} key
+ * @returns {string | null} */
 export function nextCell(cells, currentId, key) {
   if (cells.length === 0) return null;
   const current = cells.find((cell) => cell.id === currentId);
@@ -30,6 +47,7 @@ export function nextCell(cells, currentId, key) {
   const direction = DIRECTIONS[key];
   if (!direction) return currentId;
   const [dx, dy] = direction;
+  /** @type {Pick<Cell, "id" | "x" | "y"> | null} */
   let best = null;
   let bestScore = Infinity;
   for (const cell of cells) {
@@ -44,7 +62,11 @@ export function nextCell(cells, currentId, key) {
 }
 
 /** What a key press on the grid asks for (pure): {action: "move", to} | {action: "activate"} |
- * {action: "cancel"} | null (a key the grid leaves alone). Home/End go to the first/last cell. */
+ * {action: "cancel"} | null (a key the grid leaves alone). Home/End go to the first/last cell.
+ * @param {Pick<Cell, "id" | "x" | "y">[]} cells
+ * @param {string | null} currentId
+ * @param {string} key
+ * @returns {KeyStep | null} */
 export function keyAction(cells, currentId, key) {
   if (key in DIRECTIONS) return { action: "move", to: nextCell(cells, currentId, key) };
   if (key === "Home" && cells.length) return { action: "move", to: cells[0].id };
@@ -60,9 +82,14 @@ let grids = 0;
 /** Make `container` a keyboard board (browser only). Enter/Space click the focused cell (after
  * `beforeClick(id)`, e.g. to note that the keyboard did it), `cancel()` drops a selection; `label`
  * names the board for screen readers. Returns {attach(cells), focus(id), current(), active()}:
- * attach after every redraw. */
+ * attach after every redraw.
+ * @param {HTMLElement | SVGElement} container
+ * @param {{beforeClick?: (id: string) => void, cancel?: (event: KeyboardEvent) => void,
+ *          label?: string | null}} [options] */
 export function focusGrid(container, { beforeClick = () => {}, cancel = () => {}, label = null } = {}) {
+  /** @type {Cell[]} */
   let cells = [];
+  /** @type {string | null} */
   let currentId = null;
   let inside = false; // the keyboard focus is on the board (kept across redraws)
 
@@ -77,10 +104,12 @@ export function focusGrid(container, { beforeClick = () => {}, cancel = () => {}
   container.after(help);
   container.setAttribute("aria-describedby", help.id);
 
+  /** @param {string | null} id */
   const byId = (id) => cells.find((cell) => cell.id === id) ?? null;
 
   // scroll: an arrow key brings the cell into view; a redraw gives the focus back where it was
   // without moving the page (the player may be reading the chat meanwhile)
+  /** @param {string | null} id @param {{focus?: boolean, scroll?: boolean}} [how] */
   function setCurrent(id, { focus = false, scroll = true } = {}) {
     currentId = id;
     for (const cell of cells) cell.node.setAttribute("tabindex", cell.id === id ? "0" : "-1");
@@ -89,17 +118,22 @@ export function focusGrid(container, { beforeClick = () => {}, cancel = () => {}
   }
 
   container.addEventListener("focusin", (event) => {
-    const cell = cells.find((c) => c.node === event.target || c.node.contains(event.target));
+    const target = /** @type {Node | null} */ (event.target);
+    const cell = cells.find((c) => c.node === target || c.node.contains(target));
     inside = true;
     if (cell && cell.id !== currentId) setCurrent(cell.id);
   });
+  // (the container may be SVG or HTML: the listeners name their event type themselves)
   container.addEventListener("focusout", (event) => {
     // focus leaving for somewhere else on the page (not a redraw removing the focused cell)
-    if (event.relatedTarget && !container.contains(event.relatedTarget)) inside = false;
+    const next = /** @type {Node | null} */ (/** @type {FocusEvent} */ (event).relatedTarget);
+    if (next && !container.contains(next)) inside = false;
   });
-  container.addEventListener("keydown", (event) => {
+  container.addEventListener("keydown", (keyEvent) => {
+    const event = /** @type {KeyboardEvent} */ (keyEvent);
     if (event.altKey || event.ctrlKey || event.metaKey) return;
-    const cell = cells.find((c) => c.node === event.target || c.node.contains(event.target));
+    const target = /** @type {Node | null} */ (event.target);
+    const cell = cells.find((c) => c.node === target || c.node.contains(target));
     if (!cell) return;
     const step = keyAction(cells, cell.id, event.key);
     if (!step) return;
@@ -115,7 +149,8 @@ export function focusGrid(container, { beforeClick = () => {}, cancel = () => {}
   });
 
   return {
-    /** The board's cells after a redraw: [{id, x, y, node, label}] (label: the accessible name). */
+    /** The board's cells after a redraw: [{id, x, y, node, label}] (label: the accessible name).
+     * @param {Cell[]} next */
     attach(next) {
       const hadFocus = inside && (document.activeElement === null || document.activeElement === document.body
         || container.contains(document.activeElement));
@@ -131,6 +166,7 @@ export function focusGrid(container, { beforeClick = () => {}, cancel = () => {}
       setCurrent(keep, { focus: hadFocus && keep !== null && !container.contains(document.activeElement), scroll: false });
     },
     /** Put the keyboard focus on cell `id` (e.g. the first target once a piece is selected). */
+    /** @param {string} id */
     focus(id) { if (byId(id)) { inside = true; setCurrent(id, { focus: true }); } },
     current: () => currentId,
     /** Whether the keyboard focus is on the board (to decide whether to move it). */
@@ -144,7 +180,8 @@ const NAME_WORDS = {
 };
 
 /** The accessible name of a cell (pure), in the page's language: "c3, light, height 2",
- * "c3, empty", then any state words ("can move", "selected") the board adds. */
+ * "c3, empty", then any state words ("can move", "selected") the board adds.
+ * @param {{square: string, colour?: string | null, height?: number, states?: (string | null | undefined | false)[]}} cell */
 export function cellName({ square, colour = null, height = 0, states = [] }) {
   const base = height > 0 && colour ? t(NAME_WORDS.stack, { square, colour, h: height }) : t(NAME_WORDS.empty, { square });
   return [base, ...states.filter(Boolean)].join(lang() === "ja" ? "、" : ", ");

@@ -5,36 +5,49 @@
 // static/**.js is extracted by `make translations` and checked by tests/web/test_translations.py,
 // so a string is translated in exactly one place. Pure apart from reading that one element.
 
+/** @type {Record<string, string> | null} */
 let catalog = null;
 
+/** @returns {Record<string, string>} */
 function messages() {
   if (catalog === null) {
     const node = globalThis.document?.getElementById("messages");
-    catalog = node ? JSON.parse(node.textContent || "{}") : {};
+    /** @type {Record<string, string>} */
+    const entries = node ? JSON.parse(node.textContent || "{}") : {};
+    catalog = entries;
   }
   return catalog;
 }
 
+/** @type {string | null} */
 let language = null;
 
-/** For tests and embeds: use this catalog (and language) instead of the page's. */
+/** For tests and embeds: use this catalog (and language) instead of the page's.
+ * @param {Record<string, string>} entries
+ * @param {string | null} [lang] */
 export function useCatalog(entries, lang = null) {
   catalog = { ...entries };
   language = lang;
 }
 
-/** Replace `{name}` placeholders with values. */
+/** Replace `{name}` placeholders with values.
+ * @param {string} text
+ * @param {Record<string, unknown>} [values]
+ * @returns {string} */
 export function format(text, values = {}) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 }
 
-/** The translation of an English msgid, placeholders filled. */
+/** The translation of an English msgid, placeholders filled.
+ * @param {string} msgid
+ * @param {Record<string, unknown>} [values]
+ * @returns {string} */
 export function t(msgid, values = {}) {
   return format(messages()[msgid] ?? msgid, values);
 }
 
 /** Marks a msgid for extraction where it is translated later (tables of codes). */
-export const N_ = (msgid) => msgid;
+export const N_ = (/** @type {string} */ msgid) => msgid;
 
 /** The language of the page ("en", "ja", …). */
 export function lang() {
@@ -42,6 +55,7 @@ export function lang() {
 }
 
 /** Join sentences the way the page's language does (no space between Japanese sentences). */
+/** @param {(string | null | undefined | false)[]} parts */
 export function sentences(parts) {
   return parts.filter(Boolean).join(lang() === "ja" ? "" : " ");
 }
@@ -71,7 +85,8 @@ const ERRORS = {
 };
 
 /** A readable message for a typed error ({code, message}) in the page's language: the server's
- * own words in English (they can be more precise), the catalog's for a known code otherwise. */
+ * own words in English (they can be more precise), the catalog's for a known code otherwise.
+ * @param {{code?: string | null, message?: string | null}} error */
 export function errorText(error) {
   if (lang() === "en" && error.message) return error.message;
   const msgid = ERRORS[error.code];

@@ -2,13 +2,19 @@
 // A player's rating as the pages show it: "1512", or "1500?" while provisional; the BOT mark.
 import { t } from "./i18n.js";
 
-/** The text of a rating badge ("" without a rating). Pure. */
+/** A player's rating as the API gives it.
+ * @typedef {{display: number | string, provisional?: boolean}} Rating */
+
+/** The text of a rating badge ("" without a rating). Pure.
+ * @param {Rating | null | undefined} rating */
 export function ratingText(rating) {
   if (!rating) return "";
   return `${rating.display}${rating.provisional ? "?" : ""}`;
 }
 
-/** A muted badge element for `rating`, or null. */
+/** A muted badge element for `rating`, or null.
+ * @param {Rating | null | undefined} rating
+ * @param {string} [className] */
 export function ratingBadge(rating, className = "rating muted") {
   const text = ratingText(rating);
   if (!text) return null;
@@ -19,6 +25,7 @@ export function ratingBadge(rating, className = "rating muted") {
 }
 
 /** The BOT mark beside a program's name (`user.kind === "bot"`), or null for a person. */
+/** @param {{kind?: string} | null | undefined} user */
 export function botBadge(user) {
   if (user?.kind !== "bot") return null;
   const badge = document.createElement("span");

@@ -9,13 +9,33 @@
 //     it, or rejects with its {"type": "error", code, message} (used for moves over the socket).
 import { backoffDelay, DEFAULT_POLICY } from "./backoff.js";
 
-/** ws(s)://host/path for a same-site path. */
+/**
+ * A server message: a `type` and the type's own fields.
+ * @typedef {{type: string, [field: string]: any}} SocketMessage
+ *
+ * The timer functions the socket uses (the browser's by default; tests pass fakes).
+ * @typedef {object} Timers
+ * @property {(fn: () => void, ms: number) => any} setTimeout
+ * @property {(id: any) => void} clearTimeout
+ * @property {(fn: () => void, ms: number) => any} setInterval
+ * @property {(id: any) => void} clearInterval
+ *
+ * What the socket needs of a WebSocket (the browser's; tests pass a fake class).
+ * @typedef {Pick<WebSocket, "readyState" | "send" | "close" | "addEventListener">} SocketLike
+ *
+ * @typedef {{resolve: (ack: SocketMessage) => void, reject: (error: SocketError) => void, timer: any}} Waiting
+ */
+
+/** ws(s)://host/path for a same-site path.
+ * @param {string} path
+ * @param {{protocol: string, host: string}} [where] */
 export function socketUrl(path, where = globalThis.location) {
   const scheme = where.protocol === "https:" ? "wss" : "ws";
   return `${scheme}://${where.host}${path}`;
 }
 
 export class SocketError extends Error {
+  /** @param {string} code @param {string} [message] */
   constructor(code, message) {
     super(message || code);
     this.code = code;
@@ -26,20 +46,44 @@ export class LiveSocket {
   /**
    * @param {string} url  ws:// or wss:// URL
    * @param {object} options
-   * @param {(message: object) => void} [options.onMessage]  every parsed message (acks included)
+   * @param {(message: SocketMessage) => void} [options.onMessage]  every parsed message (acks included)
    * @param {(live: boolean) => void} [options.onStatus]  true when (re)connected, false when lost
-   * @param {() => (number|null)} [options.ply]  the ply the page shows, for resync after a reconnect
+   * @param {(() => (number|null)) | null} [options.ply]  the ply the page shows, for resync after a reconnect
+   * @param {Partial<import("./backoff.js").BackoffPolicy>} [options.policy]  reconnection delays
+   * @param {number} [options.pingMs]  how often to ping
+   * @param {number | null} [options.pongTimeoutMs]  drop a connection silent for pingMs + this
+   * @param {new (url: string) => SocketLike} [options.WebSocketImpl]
+   * @param {Timers} [options.timers]
+   * @param {() => number} [options.random]
+   * @param {() => number} [options.now]
    */
   constructor(url, { onMessage = () => {}, onStatus = () => {}, ply = null, policy = DEFAULT_POLICY,
     pingMs = 25000, pongTimeoutMs = null, WebSocketImpl = globalThis.WebSocket, timers = globalThis,
     random = Math.random, now = () => Date.now() } = {}) {
-    Object.assign(this, { url, onMessage, onStatus, ply, policy, pingMs, pongTimeoutMs, WebSocketImpl, timers, random, now });
+    this.url = url;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.ply = ply;
+    this.policy = policy;
+    this.pingMs = pingMs;
+    this.pongTimeoutMs = pongTimeoutMs;
+    this.WebSocketImpl = WebSocketImpl;
+    this.timers = timers;
+    this.random = random;
+    this.now = now;
     this.attempt = 0;
     this.opens = 0;
     this.stopped = true;
+    /** @type {SocketLike | null} */
     this.socket = null;
-    this.pending = new Map(); // request id -> {resolve, reject, timer}
+    /** @type {Map<string, Waiting>} request id -> its promise's settlers and timer */
+    this.pending = new Map();
     this.nextId = 1;
+    this.lastHeard = 0;
+    /** @type {any} */
+    this.retryTimer = undefined;
+    /** @type {any} */
+    this.pingTimer = undefined;
   }
 
   get isOpen() {
@@ -68,6 +112,7 @@ export class LiveSocket {
     socket.addEventListener("close", () => this.closed(socket));
   }
 
+  /** @param {SocketLike} socket */
   opened(socket) {
     if (socket !== this.socket) return;
     this.attempt = 0;
@@ -87,6 +132,7 @@ export class LiveSocket {
     this.send({ type: "ping" });
   }
 
+  /** @param {SocketLike} socket @param {{data: string}} event */
   received(socket, event) {
     if (socket !== this.socket) return;
     this.lastHeard = this.now();
@@ -102,6 +148,7 @@ export class LiveSocket {
     this.onMessage(message);
   }
 
+  /** @param {SocketLike} socket */
   closed(socket) {
     if (socket !== this.socket) return;
     this.timers.clearInterval(this.pingTimer);
@@ -114,15 +161,18 @@ export class LiveSocket {
     this.retryTimer = this.timers.setTimeout(() => { if (!this.stopped) this.connect(); }, delay);
   }
 
-  /** Send now if connected; false if not (the caller falls back, e.g. to REST). */
+  /** Send now if connected; false if not (the caller falls back, e.g. to REST).
+   * @param {SocketMessage} message */
   send(message) {
-    if (!this.isOpen) return false;
+    if (!this.socket || !this.isOpen) return false;
     this.socket.send(JSON.stringify(message));
     return true;
   }
 
   /** Send `message` with a fresh id; resolves with the ack, rejects with a SocketError (the
-   * server's typed error, or code "closed" / "no_answer" when the socket could not tell). */
+   * server's typed error, or code "closed" / "no_answer" when the socket could not tell).
+   * @param {SocketMessage} message
+   * @returns {Promise<SocketMessage>} */
   request(message, timeoutMs = 8000) {
     const id = `r${this.nextId++}`;
     return new Promise((resolve, reject) => {
@@ -135,6 +185,7 @@ export class LiveSocket {
     });
   }
 
+  /** @param {string} code */
   failPending(code) {
     for (const [id, waiting] of this.pending) {
       this.timers.clearTimeout(waiting.timer);

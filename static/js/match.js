@@ -8,19 +8,39 @@ import { sendMove } from "./moves.js";
 import { wireWhy } from "./why.js";
 import { isBotSeat, ratingMark, seatName } from "./names.js";
 import {
-  errorText, isMyTurn, LiveSocket, loadRenderer, N_, botBadge, socketUrl, t,
+  byId, errorText, isMyTurn, LiveSocket, loadRenderer, N_, botBadge, socketUrl, t,
 } from "./kit/index.js";
 
-const root = document.getElementById("match");
+/** @import { Board, BoardPayload, Renderer, ResultStep } from "./kit/boards.js" */
+/**
+ * The match payload (GET /api/v1/matches/{id} and the socket's "state"): what a board draws and
+ * what the page around it shows.
+ * @typedef {BoardPayload & {id: string, version: number, clock?: object | null,
+ *   eliminated?: number[], offers?: Record<string, any>}} MatchPayload
+ * @typedef {{ply: number, seat: number, move: string}} MoveRecord  one row of the move list
+ * @typedef {{view: BoardPayload["view"], move?: string | null, seat?: number}} ReplayFrame  the
+ *   public view after a ply, and the move that led to it
+ */
+
+const $ = byId;
+const root = $("match");
 const matchId = root.dataset.matchId;
-let match = JSON.parse(document.getElementById("initial-match").textContent);
+/** @type {MatchPayload} */
+let match = JSON.parse($("initial-match").textContent ?? "");
+/** @type {MoveRecord[]} */
 let moves = [];
+/** @type {LiveSocket | null} */
 let socket = null;
+/** @type {Board | null} */
 let board = null;
+/** @type {Renderer | null} */
 let boardModule = null;
+/** @type {{type?: string, spectators: number, online_seats: number[]}} */
 let presence = { spectators: 0, online_seats: [] };
-let frames = null; // replay: the public view after every ply (loaded when the game is over)
-let replayPly = null; // null = live position
+/** @type {ReplayFrame[] | null} replay: the public view after every ply (loaded when the game is over) */
+let frames = null;
+/** @type {number | null} null = live position */
+let replayPly = null;
 const ratings = JSON.parse(document.getElementById("seat-ratings")?.textContent || "{}");
 const gameReasons = JSON.parse(document.getElementById("result-reasons")?.textContent || "{}"); // code -> label
 const clocks = new Clocks();
@@ -30,6 +50,7 @@ const viewingReplayLink = new URLSearchParams(location.search).has("ply"); // do
 const SOCKET_MOVES = true;
 
 // Site-wide result reasons (a game's own reasons come with their label from the server).
+/** @type {Record<string, string>} */
 const REASONS = {
   resigned: N_("by resignation"), resignation: N_("by resignation"),
   time_out: N_("on time"), timeout: N_("on time"),
@@ -39,8 +60,7 @@ const REASONS = {
   last_standing: N_("last player standing"),
 };
 
-const $ = (id) => document.getElementById(id);
-
+/** @param {string} message */
 function showError(message) {
   const box = $("move-error");
   box.textContent = message || "";
@@ -52,21 +72,23 @@ async function submit(move) {
   try {
     const answer = await sendMove({ socket, useSocket: SOCKET_MOVES, move, ply: match.ply,
       rest: (text, ply) => api("POST", `/api/v1/matches/${matchId}/moves`, { move: text, ply }) });
-    if (answer.match) applyMatch(answer.match);
+    if ("match" in answer) applyMatch(answer.match);
     else await reached(answer.ack.ply); // the new state follows the ack on the socket
   } catch (error) {
     showError(errorText(error));
-    if (error.code === "stale_ply") refetch();
+    if (/** @type {{code?: string}} */ (error).code === "stale_ply") refetch();
   }
 }
 
 // Moves acknowledged over the socket settle once their state has arrived (or after 3 s), so a
 // board never sees its submit() done while it still shows the old position.
+/** @type {Set<{ply: number, resolve: () => void}>} */
 const plyWaiters = new Set();
 
+/** @param {number} ply @returns {Promise<void>} */
 function reached(ply) {
   if (match.ply >= ply) return Promise.resolve();
-  return new Promise((resolve) => {
+  return new Promise((/** @type {(value?: void) => void} */ resolve) => {
     const waiter = { ply, resolve };
     plyWaiters.add(waiter);
     setTimeout(() => { plyWaiters.delete(waiter); resolve(); }, 3000);
@@ -79,10 +101,12 @@ function settleWaiters() {
   }
 }
 
+/** @param {number | null} seat */
 function playerName(seat) {
   return seatName(match, seat, t("open seat"));
 }
 
+/** @param {number} seat */
 function seatInfo(seat) {
   return boardModule?.seatInfo?.(match, seat) ?? { label: `#${seat + 1}`, colour: "#999" };
 }
@@ -90,11 +114,11 @@ function seatInfo(seat) {
 function renderSeats() {
   const list = $("seats");
   list.replaceChildren();
-  for (const seat of match.seats) {
+  for (const seat of /** @type {(import("./kit/boards.js").SeatEntry & {seat: number})[]} */ (match.seats)) {
     const info = seatInfo(seat.seat);
     const item = document.createElement("li");
     item.className = "seat" + (match.to_move === seat.seat ? " to-move" : "");
-    item.dataset.seat = seat.seat;
+    item.dataset.seat = String(seat.seat);
     const swatch = document.createElement("span");
     swatch.className = "swatch";
     swatch.style.background = info.colour;
@@ -115,7 +139,7 @@ function renderSeats() {
     if (match.clock) {
       const clock = document.createElement("span");
       clock.className = "clock";
-      clock.dataset.clockSeat = seat.seat;
+      clock.dataset.clockSeat = String(seat.seat);
       item.append(clock);
     }
     if (match.eliminated?.includes(seat.seat)) item.classList.add("eliminated");
@@ -130,6 +154,7 @@ function renderSeats() {
 }
 
 // Japanese puts an honorific after a person's name, never after a program's: bots get their own msgids.
+/** @param {number} seat */
 function winsText(seat) {
   return isBotSeat(match, seat) ? t("{bot} wins", { bot: playerName(seat) }) : t("{name} wins", { name: playerName(seat) });
 }
@@ -145,8 +170,8 @@ function resultText() {
     text = winners[0] === match.your_seat ? t("You win!") : t("You lose");
     text += ` — ${winsText(winners[0])}`;
   } else text = winsText(winners[0]);
-  const reason = result.reason_label ?? gameReasons[result.reason]
-    ?? (REASONS[result.reason] ? t(REASONS[result.reason]) : "");
+  const code = result.reason ?? "";
+  const reason = result.reason_label ?? gameReasons[code] ?? (REASONS[code] ? t(REASONS[code]) : "");
   if (reason && reason.toLowerCase() !== text.toLowerCase()) text += ` (${reason})`;
   else if (result.reason?.startsWith("agreed end")) text += ` (${t(REASONS.agreed_end)})`;
   return text;
@@ -154,6 +179,7 @@ function resultText() {
 
 // A game may explain its result step by step (its renderer's explainResult, e.g. Stairs'
 // three-step decision), each step marking the squares it looked at on the final position.
+/** @type {ResultStep[]} */
 let resultSteps = [];
 
 function renderResultSteps() {
@@ -177,10 +203,11 @@ function renderResultSteps() {
 }
 
 function markResult() {
-  if (!board?.mark) return;
-  board.mark();
+  const mark = board?.mark;
+  if (!mark) return;
+  mark();
   const marks = replayPly === null ? resultSteps.at(-1)?.marks ?? {} : {};
-  for (const [kind, squares] of Object.entries(marks)) board.mark(squares, kind);
+  for (const [kind, squares] of Object.entries(marks)) mark(squares, kind);
 }
 
 function renderStatus() {
@@ -201,7 +228,7 @@ function renderStatus() {
   renderResultSteps();
   refreshActions();
   $("waiting-box").hidden = match.status !== "waiting";
-  const joinForm = document.querySelector(".join-form");
+  const joinForm = /** @type {HTMLElement | null} */ (document.querySelector(".join-form"));
   if (joinForm && match.status !== "waiting") joinForm.hidden = true;
 }
 
@@ -215,6 +242,7 @@ function refreshActions() {
 }
 
 // The after-game bar is rebuilt only when what it shows changes (a "Moves copied" stays put).
+/** @type {string | null} */
 let afterGameShown = null;
 const afterGameKey = () => JSON.stringify([match.status, match.your_seat, match.offers?.rematch ?? null,
   match.offers?.rematch_match ?? null]);
@@ -233,7 +261,7 @@ function renderMoves() {
   }
   moves.forEach((record, index) => {
     const item = document.createElement("li");
-    item.dataset.ply = record.ply;
+    item.dataset.ply = String(record.ply);
     if (frames) item.addEventListener("click", () => showPly(record.ply));
     const number = document.createElement("span");
     number.className = "ply";
@@ -252,9 +280,11 @@ function renderMoves() {
 
 // The /moves fetch under way and the ply it was asked at: never two at once, and one more only
 // if the game moved on meanwhile.
+/** @type {Promise<void> | null} */
 let movesRequest = null;
 let movesAskedAt = -1;
 
+/** @returns {Promise<void>} */
 function loadMoves() {
   if (movesRequest) return movesRequest;
   movesAskedAt = match.ply;
@@ -267,13 +297,14 @@ function loadMoves() {
   return movesRequest;
 }
 
+/** @param {MatchPayload} next */
 function applyMatch(next) {
   if (next.version < match.version) return; // an older message overtaken by a newer one
   const gap = next.ply !== moves.length + 1 && next.ply !== moves.length
     || (next.ply === moves.length + 1 && !next.last_move);
   match = next;
   if (gap) loadMoves();
-  else if (next.ply === moves.length + 1) { moves.push(next.last_move); renderMoves(); }
+  else if (next.ply === moves.length + 1) { moves.push(/** @type {MoveRecord} */ (next.last_move)); renderMoves(); }
   renderSeats();
   renderStatus();
   clocks.update(match);
@@ -300,28 +331,31 @@ function renderPresence() {
 // -- replay of a finished game: step through the public view of every ply ------------------------
 
 async function loadReplay() {
-  frames = await api("GET", `/api/v1/matches/${matchId}/replay`);
+  /** @type {ReplayFrame[]} */
+  const loaded = await api("GET", `/api/v1/matches/${matchId}/replay`);
+  frames = loaded;
   $("replay").hidden = false;
   const asked = new URLSearchParams(location.search).get("ply");
   const wanted = asked === null || asked === "" ? NaN : Number(asked);
   renderMoves();
-  if (Number.isInteger(wanted) && wanted >= 0 && wanted < frames.length - 1) showPly(wanted);
+  if (Number.isInteger(wanted) && wanted >= 0 && wanted < loaded.length - 1) showPly(wanted);
   else updateReplayBar();
 }
 
+/** @param {number} ply */
 function showPly(ply) {
-  if (!frames) return;
+  if (!frames || !board) return;
   const last = frames.length - 1;
   ply = Math.max(0, Math.min(last, ply));
   replayPly = ply === last ? null : ply;
   const frame = frames[ply];
   if (replayPly === null) board.update(match);
   else board.update({ ...match, view: frame.view, ply, legal_moves: [], to_move: null,
-    last_move: frame.move ? { ply, seat: frame.seat, move: frame.move } : null, status: "finished" });
+    last_move: frame.move ? { ply, seat: /** @type {number} */ (frame.seat), move: frame.move } : null, status: "finished" });
   root.dataset.replayPly = String(ply);
   markResult(); // the deciding squares belong to the final position only
   const url = new URL(location.href);
-  if (replayPly === null) url.searchParams.delete("ply"); else url.searchParams.set("ply", ply);
+  if (replayPly === null) url.searchParams.delete("ply"); else url.searchParams.set("ply", String(ply));
   history.replaceState(null, "", url);
   renderMoves();
   updateReplayBar();
@@ -329,6 +363,7 @@ function showPly(ply) {
 }
 
 function updateReplayBar() {
+  if (!frames) return;
   const last = frames.length - 1;
   const ply = replayPly ?? last;
   $("replay-position").textContent = t("Move {ply} of {total}", { ply, total: last });
@@ -336,17 +371,20 @@ function updateReplayBar() {
 
 function wireReplay() {
   // The analysis panel (static/js/analysis-replay.js) jumps to a ply and draws a preferred move.
-  document.addEventListener("replay:show", (event) => showPly(event.detail.ply));
-  document.addEventListener("replay:draw", (event) => board.update({ ...match, ...event.detail,
+  document.addEventListener("replay:show", (event) => showPly(/** @type {CustomEvent} */ (event).detail.ply));
+  document.addEventListener("replay:draw", (event) => board?.update({ ...match, .../** @type {CustomEvent} */ (event).detail,
     legal_moves: [], to_move: null, status: "finished" }));
-  const current = () => replayPly ?? frames.length - 1;
-  const steps = { start: () => 0, previous: () => current() - 1, next: () => current() + 1,
-    end: () => frames.length - 1 };
+  const last = () => (frames ? frames.length - 1 : 0);
+  const current = () => replayPly ?? last();
+  /** @type {Record<string, () => number>} */
+  const steps = { start: () => 0, previous: () => current() - 1, next: () => current() + 1, end: last };
   for (const button of $("replay").querySelectorAll("[data-step]")) {
-    button.addEventListener("click", () => showPly(steps[button.dataset.step]()));
+    const step = /** @type {HTMLElement} */ (button).dataset.step ?? "";
+    button.addEventListener("click", () => showPly(steps[step]()));
   }
   document.addEventListener("keydown", (event) => {
-    if (!frames || event.target.closest("input, textarea, select")) return;
+    if (!frames || /** @type {Element} */ (event.target).closest("input, textarea, select")) return;
+    /** @type {Record<string, string>} */
     const keys = { ArrowLeft: "previous", ArrowRight: "next", Home: "start", End: "end",
       ArrowUp: "start", ArrowDown: "end" };
     if (keys[event.key]) { event.preventDefault(); showPly(steps[keys[event.key]]()); }
@@ -357,15 +395,16 @@ async function refetch() {
   applyMatch(await api("GET", `/api/v1/matches/${matchId}`));
 }
 
+/** @param {import("./kit/socket.js").SocketMessage} message */
 function received(message) {
   document.dispatchEvent(new CustomEvent("match:message", { detail: message })); // chat.js listens
   if (message.type === "presence") {
-    presence = message;
+    presence = /** @type {typeof presence} */ (message);
     renderPresence();
   } else if (message.type === "state") {
     const { type, ...next } = message;
     if (next.ply > match.ply + 1) refetch(); // missed something: resynchronise
-    applyMatch(next);
+    applyMatch(/** @type {MatchPayload} */ (next));
   }
 }
 
@@ -385,7 +424,7 @@ function connect() {
 function wireLinks() {
   for (const button of document.querySelectorAll("[data-copy]")) {
     button.addEventListener("click", async () => {
-      const input = $(button.dataset.copy);
+      const input = /** @type {HTMLInputElement} */ ($(/** @type {HTMLElement} */ (button).dataset.copy ?? ""));
       input.select();
       try { await navigator.clipboard.writeText(input.value); } catch { document.execCommand?.("copy"); }
       button.textContent = t("Copied");
@@ -394,9 +433,10 @@ function wireLinks() {
 }
 
 async function start() {
-  boardModule = await loadRenderer(root.dataset.board);
-  board = boardModule.mountBoard($("board"), { submit, t, actions: $("board-actions"), readOnly: false });
-  wireWhy({ board: $("board"), attributes: boardModule.tapAttributes, matchId,
+  const module = await loadRenderer(root.dataset.board);
+  boardModule = module;
+  board = module.mountBoard($("board"), { submit, t, actions: $("board-actions"), readOnly: false });
+  wireWhy({ board: $("board"), attributes: module.tapAttributes, matchId,
     getMatch: () => (replayPly === null ? match : null), show: showError });
   wireLinks();
   wireReplay();

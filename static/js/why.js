@@ -12,14 +12,21 @@ import { api } from "./api.js";
 import { clickStep } from "./kit/clicks.js";
 import { isMyTurn } from "./kit/turn.js";
 
-/** The CSS selector of elements that carry one of `attributes` (data-* names without "data-"). */
+/** @import { Clicks } from "./kit/clicks.js" */
+/** @import { BoardPayload } from "./kit/boards.js" */
+
+/** The CSS selector of elements that carry one of `attributes` (data-* names without "data-").
+ * @param {readonly string[]} attributes */
 export function tapSelector(attributes) {
   return attributes.map((name) => `[data-${name}]`).join(",");
 }
 
-/** The name a tapped element carries (its first of the board's `attributes`), or null. */
+/** The name a tapped element carries (its first of the board's `attributes`), or null.
+ * @param {EventTarget | null} element  what was tapped (an Element, or anything else: no name)
+ * @param {readonly string[]} attributes
+ * @returns {string | null} */
 export function tappedName(element, attributes) {
-  const hit = attributes.length ? element?.closest?.(tapSelector(attributes)) : null;
+  const hit = attributes.length ? /** @type {Element | null} */ (element)?.closest?.(tapSelector(attributes)) : null;
   if (!hit) return null;
   for (const name of attributes) {
     const value = hit.getAttribute(`data-${name}`);
@@ -28,13 +35,17 @@ export function tappedName(element, attributes) {
   return null;
 }
 
-/** How the server joins a two-tap move ("a1-b2", "P3@c2"): read from a move the map holds. */
+/** How the server joins a two-tap move ("a1-b2", "P3@c2"): read from a move the map holds.
+ * @param {Clicks | null | undefined} clicks
+ * @param {string | null} first */
 export function separator(clicks, first) {
+  /** @type {[string, string | Clicks][]} */
   const maps = first && clicks?.[first] && typeof clicks[first] === "object"
     ? [[first, clicks[first]]] : Object.entries(clicks ?? {});
   for (const [a, inner] of maps) {
     if (!inner || typeof inner !== "object") continue;
-    for (const [b, move] of Object.entries(inner)) {
+    for (const [b, second] of Object.entries(inner)) {
+      const move = /** @type {string} */ (second); // two taps make a move: the second level is moves
       if (move.startsWith(a) && move.endsWith(b)) return move.slice(a.length, move.length - b.length);
     }
   }
@@ -45,6 +56,10 @@ export function separator(clicks, first) {
  * What a tap on `name` means, after an accepted first tap `first` (or null): `{ask, first}`,
  * where `ask` is the move (or lone first part) to ask the server about, null when the tap is
  * legal, and `first` is the accepted first tap afterwards. Pure.
+ * @param {Clicks | null | undefined} clicks
+ * @param {string | null} first
+ * @param {string} name
+ * @returns {{ask: string | null, first: string | null}}
  */
 export function classify(clicks, first, name) {
   const map = clicks ?? {};
@@ -61,9 +76,17 @@ export function classify(clicks, first, name) {
  * Wire the reasons to a board. `attributes` are its renderer's `tapAttributes` (none: no
  * reasons); `getMatch()` returns the live match payload (null while a replay is shown);
  * `show(text)` writes the message near the board ("" clears it).
+ * @param {object} wiring
+ * @param {HTMLElement} wiring.board
+ * @param {readonly string[]} [wiring.attributes]
+ * @param {string | undefined} wiring.matchId
+ * @param {() => BoardPayload | null} wiring.getMatch
+ * @param {(text: string) => void} wiring.show
  */
 export function wireWhy({ board, attributes = [], matchId, getMatch, show }) {
+  /** @type {string | null} */
   let first = null;
+  /** @type {number | null} */
   let ply = null;
   board.addEventListener("click", (event) => {
     const match = getMatch();

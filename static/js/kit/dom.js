@@ -16,6 +16,15 @@ function setAttributes(node, attrs) {
   }
 }
 
+/** The page's element `id`, one its template always renders: typed as present, not checked (a
+ * page without it fails where it uses it, as with getElementById). An element a page may lack is
+ * looked up with document.getElementById and used with `?.`.
+ * @param {string} id
+ * @returns {HTMLElement} */
+export function byId(id) {
+  return /** @type {HTMLElement} */ (document.getElementById(id));
+}
+
 /** An HTML element: `el("button", {class: "primary", type: "button"}, parent, "Pass")`.
  * @template {string} K
  * @param {K} tag

@@ -60,6 +60,7 @@ export function sentences(parts) {
   return parts.filter(Boolean).join(lang() === "ja" ? "" : " ");
 }
 
+/** @type {Record<string, string>} */
 const ERRORS = {
   not_your_turn: N_("It is not your turn."),
   stale_ply: N_("The game moved on meanwhile; the board is now up to date."),
@@ -86,9 +87,11 @@ const ERRORS = {
 
 /** A readable message for a typed error ({code, message}) in the page's language: the server's
  * own words in English (they can be more precise), the catalog's for a known code otherwise.
- * @param {{code?: string | null, message?: string | null}} error */
+ * @param {unknown} error  what a call threw: an ApiError or SocketError ({code, message}), or any Error
+ * @returns {string} */
 export function errorText(error) {
-  if (lang() === "en" && error.message) return error.message;
-  const msgid = ERRORS[error.code];
-  return msgid ? t(msgid) : error.message || String(error.code ?? "");
+  const { code, message } = /** @type {{code?: string | null, message?: string | null}} */ (error);
+  if (lang() === "en" && message) return message;
+  const msgid = code ? ERRORS[code] : undefined;
+  return msgid ? t(msgid) : message || String(code ?? "");
 }

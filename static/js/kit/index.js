@@ -1,7 +1,7 @@
 // @ts-check
 // The board kit: what every page script and every game renderer shares. Import from here.
 //
-//   dom.js       el(tag, attrs, parent, text), svg(...), pressable(node, label, action)
+//   dom.js       el(tag, attrs, parent, text), svg(...), pressable(node, label, action), byId(id)
 //   i18n.js      t("English msgid", {values}), N_(msgid), errorText({code, message}), sentences()
 //   turn.js      isMyTurn(match), myMoves(match, readOnly), playerName(match, seat), isBotSeat(match, seat)
 //   grid.js      squareGrid({files, ranks, pitch, margin, flipped}) -> {at, cell, labels, size, …}

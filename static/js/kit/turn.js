@@ -11,8 +11,9 @@ const BOT_LEVELS = { easy: N_("easy"), medium: N_("medium"), hard: N_("hard") };
  *   & {legal_moves?: string[]}} TurnPayload */
 
 /** Whether the viewer may move now: the game is in play and the seat to move is theirs.
- * @param {TurnPayload | null | undefined} match
- * @returns {match is TurnPayload} */
+ * @template {TurnPayload} P
+ * @param {P | null | undefined} match
+ * @returns {match is P} */
 export function isMyTurn(match) {
   return !!match && match.status === "active" && match.your_seat !== null
     && match.your_seat !== undefined && match.to_move === match.your_seat;

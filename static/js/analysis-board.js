@@ -4,39 +4,59 @@
 // shareable position (?moves=a,b,c&ply=n, plus players, seed, options or match).
 import { boardBody, stateRefused } from "./analysis-request.js";
 import { api } from "./api.js";
-import { errorText, loadRenderer, t } from "./kit/index.js";
+import { byId, errorText, loadRenderer, t } from "./kit/index.js";
 
-const root = document.getElementById("analysis");
-const $ = (id) => document.getElementById(id);
+/**
+ * A position from POST /api/v1/analysis/board: a board payload for the seat to move, the line
+ * that led to it, and the opaque `state` that continues it without replaying.
+ * @typedef {Omit<import("./kit/boards.js").BoardPayload, "seats"> & {players: number, moves: string[],
+ *   to_move: number, state?: string}} Position
+ * @typedef {{match?: string, game?: string, players?: number, seed?: string, rules_version?: number,
+ *   options?: object}} Start  where positions begin: a match, or a described start
+ */
+
+const $ = byId;
+/** The form controls of the page, by id. @param {string} id */
+const field = (id) => /** @type {HTMLInputElement} */ ($(id));
+const root = $("analysis");
 const query = new URLSearchParams(location.search);
 const game = root.dataset.game;
 const start = startFromQuery(query);
 let line = (query.get("moves") || "").split(",").map((m) => m.trim()).filter(Boolean);
 let index = Number.isInteger(Number(query.get("ply"))) && query.get("ply") !== null
   ? Math.min(Number(query.get("ply")), line.length) : line.length;
+/** @type {import("./kit/boards.js").Board | null} */
 let board = null;
+/** @type {Position | null} */
 let shown = null;
+/** @type {Map<string, Promise<Position>>} */
 const cache = new Map();
 
-/** Where positions begin: a match, or a described start. Pure. */
+/** Where positions begin: a match, or a described start. Pure.
+ * @param {URLSearchParams} params
+ * @returns {Start} */
 export function startFromQuery(params) {
-  if (params.get("match")) return { match: params.get("match") };
+  const match = params.get("match");
+  if (match) return { match };
+  /** @type {Start} */
   const described = { game };
   if (params.get("players")) described.players = Number(params.get("players"));
   // A seed is a decimal string: 128-bit seeds do not fit a JavaScript number.
-  if (params.get("seed")) described.seed = params.get("seed");
+  if (params.get("seed")) described.seed = params.get("seed") ?? undefined;
   if (params.get("rules")) described.rules_version = Number(params.get("rules"));
   if (params.get("options")) {
-    try { described.options = JSON.parse(params.get("options")); } catch { /* ignored: defaults */ }
+    try { described.options = JSON.parse(params.get("options") ?? ""); } catch { /* ignored: defaults */ }
   }
   return described;
 }
 
+/** @param {string} box @param {unknown} error */
 function showError(box, error) {
   $(box).textContent = error ? errorText(error) : "";
   $(box).hidden = !error;
 }
 
+/** @param {string[]} moves @param {string} [move] @returns {Promise<Position>} */
 async function fetchPosition(moves, move) {
   const base = move ? cache.get(JSON.stringify([moves, null])) : undefined;
   const known = base ? await base.catch(() => undefined) : undefined;
@@ -49,6 +69,7 @@ async function fetchPosition(moves, move) {
   }
 }
 
+/** @param {string[]} moves @param {string} [move] @returns {Promise<Position>} */
 async function positionAfter(moves, move) {
   const key = JSON.stringify([moves, move ?? null]);
   if (!cache.has(key)) {
@@ -57,16 +78,18 @@ async function positionAfter(moves, move) {
       throw error;
     }));
   }
-  return cache.get(key);
+  return /** @type {Promise<Position>} */ (cache.get(key));
 }
 
+/** @param {number} players */
 function seats(players) {
   return Array.from({ length: players }, (_, seat) => ({ seat, user: { name: t("Player {n}", { n: seat + 1 }) } }));
 }
 
+/** @param {Position} position */
 function draw(position) {
   shown = position;
-  board.update({ ...position, seats: seats(position.players), analysis: true });
+  board?.update({ ...position, seats: seats(position.players), analysis: true });
   $("status-line").textContent = position.status === "finished" ? t("Game over")
     : t("Player {n} to move", { n: position.to_move + 1 });
   $("line-position").textContent = t("Move {ply} of {total}", { ply: index, total: line.length });
@@ -82,7 +105,7 @@ function renderLine() {
     const item = document.createElement("li");
     item.dataset.ply = String(i + 1);
     item.innerHTML = `<span class="ply">${i + 1}.</span><span class="move"></span>`;
-    item.querySelector(".move").textContent = move;
+    /** @type {Element} */ (item.querySelector(".move")).textContent = move;
     if (i + 1 === index) item.className = "last";
     item.addEventListener("click", () => go(i + 1));
     list.append(item);
@@ -99,9 +122,10 @@ function updateLink() {
   if (line.length) url.searchParams.set("moves", line.join(","));
   if (index !== line.length) url.searchParams.set("ply", String(index));
   history.replaceState(null, "", url);
-  $("share-link").value = url.href;
+  field("share-link").value = url.href;
 }
 
+/** @param {number} ply */
 async function go(ply) {
   index = Math.max(0, Math.min(line.length, ply));
   showError("move-error", null);
@@ -117,6 +141,7 @@ async function go(ply) {
   }
 }
 
+/** @param {string} move */
 async function submit(move) {
   showError("move-error", null);
   try {
@@ -153,7 +178,7 @@ async function hint() {
 async function importRecord() {
   showError("import-error", null);
   try {
-    const found = await api("POST", "/api/v1/analysis/import", { text: $("import-text").value });
+    const found = await api("POST", "/api/v1/analysis/import", { text: field("import-text").value });
     const url = new URL(`/analysis/${found.game}`, location.href);
     url.searchParams.set("players", String(found.players));
     url.searchParams.set("seed", found.seed);
@@ -167,26 +192,28 @@ async function importRecord() {
 }
 
 function wire() {
+  /** @type {Record<string, () => number>} */
   const steps = { start: () => 0, previous: () => index - 1, next: () => index + 1, end: () => line.length };
-  for (const button of $("line-bar").querySelectorAll("[data-step]")) {
-    button.addEventListener("click", () => go(steps[button.dataset.step]()));
+  for (const button of /** @type {NodeListOf<HTMLElement>} */ ($("line-bar").querySelectorAll("[data-step]"))) {
+    button.addEventListener("click", () => go(steps[button.dataset.step ?? ""]()));
   }
   document.addEventListener("keydown", (event) => {
-    if (event.target.closest("input, textarea, select")) return;
+    if (/** @type {Element} */ (event.target).closest("input, textarea, select")) return;
+    /** @type {Record<string, string>} */
     const keys = { ArrowLeft: "previous", ArrowRight: "next", Home: "start", End: "end" };
     if (keys[event.key]) { event.preventDefault(); go(steps[keys[event.key]]()); }
   });
   $("hint-button").addEventListener("click", hint);
   $("import-button").addEventListener("click", importRecord);
-  $("game-select").addEventListener("change", (event) => { location.href = `/analysis/${event.target.value}`; });
-  $("players-select")?.addEventListener("change", (event) => {
-    location.href = `/analysis/${game}?players=${event.target.value}`;
+  $("game-select").addEventListener("change", () => { location.href = `/analysis/${field("game-select").value}`; });
+  $("players-select")?.addEventListener("change", () => {
+    location.href = `/analysis/${game}?players=${field("players-select").value}`;
   });
-  if (start.players && $("players-select")) $("players-select").value = String(start.players);
+  if (start.players && $("players-select")) field("players-select").value = String(start.players);
   if (start.match) $("setup").hidden = true;
   $("copy-link").addEventListener("click", async () => {
-    $("share-link").select();
-    try { await navigator.clipboard.writeText($("share-link").value); } catch { document.execCommand?.("copy"); }
+    field("share-link").select();
+    try { await navigator.clipboard.writeText(field("share-link").value); } catch { document.execCommand?.("copy"); }
     $("copy-link").textContent = t("Copied");
   });
 }

@@ -4,24 +4,39 @@
 // Pure DOM, no fetching: analysis-replay.js gives it the analysis result.
 import { svg, N_, t } from "./kit/index.js";
 
+/**
+ * One analysed move: the mark a mistake earned, the move the computer preferred and the view
+ * after it.
+ * @typedef {{ply: number, seat: number, move: string, mark?: string | null, best?: string | null,
+ *   best_view?: object | null}} AnalysedMove
+ * @typedef {{positions: {values: number[]}[], moves: AnalysedMove[], counts: Record<string, number>[]}} AnalysisResult
+ */
+
+/** @type {Record<string, string>} */
 export const MARK_WORDS = { inaccuracy: N_("Inaccuracy"), mistake: N_("Mistake"), blunder: N_("Blunder") };
+/** @type {Record<string, string>} */
 export const MARK_SIGNS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 const HEIGHT = 100;
 const STEP = 10;
 
 /** Values per seat for every position (the seat to move's search value, seen by every seat). */
+/** @param {Pick<AnalysisResult, "positions">} result @returns {number[][]} */
 export function seatSeries(result) {
   const seats = result.positions[0]?.values.length ?? 0;
   return Array.from({ length: seats }, (_, seat) => result.positions.map((p) => p.values[seat]));
 }
 
 /** The ply a click at `fraction` (0–1 across the graph) points at. Pure. */
+/** @param {number} fraction @param {number} positions */
 export function plyAt(fraction, positions) {
   const last = Math.max(0, positions - 1);
   return Math.max(0, Math.min(last, Math.round(fraction * last)));
 }
 
-/** Draw the graph into `root`; returns {select(ply)} to move the cursor. */
+/** Draw the graph into `root`; returns {select(ply)} to move the cursor.
+ * @param {HTMLElement} root
+ * @param {AnalysisResult} result
+ * @param {{onPly: (ply: number) => void, seatLabel: (seat: number) => string}} handlers */
 export function drawGraph(root, result, { onPly, seatLabel }) {
   root.replaceChildren();
   const count = result.positions.length;
@@ -47,9 +62,10 @@ export function drawGraph(root, result, { onPly, seatLabel }) {
     onPly(plyAt((event.clientX - box.left) / Math.max(1, box.width), count));
   });
   return {
+    /** @param {number} ply */
     select(ply) {
-      cursor.setAttribute("x1", ply * STEP);
-      cursor.setAttribute("x2", ply * STEP);
+      cursor.setAttribute("x1", String(ply * STEP));
+      cursor.setAttribute("x2", String(ply * STEP));
     },
   };
 }

@@ -9,20 +9,41 @@ import { api } from "./api.js";
 import { drawGraph, MARK_SIGNS, MARK_WORDS } from "./analysis-graph.js";
 import { errorText, isMyTurn, playerName, t } from "./kit/index.js";
 
-const panel = document.getElementById("analysis-panel");
+/**
+ * The analysis of a match (GET/POST /api/v1/matches/{id}/analysis, and the socket's progress).
+ * @typedef {{status: string, progress?: number, total?: number,
+ *   result?: import("./analysis-graph.js").AnalysisResult}} Analysis
+ * @typedef {import("./kit/boards.js").BoardPayload & {id: string, game: string, sealed?: boolean,
+ *   rated?: boolean, tournament?: unknown}} ReplayMatch
+ */
+
+// Absent on pages without the panel: nothing below runs then (see the end of the file).
+const panel = /** @type {HTMLElement} */ (document.getElementById("analysis-panel"));
 const root = document.getElementById("match");
+/** @type {ReplayMatch} */
 let match = JSON.parse(document.getElementById("initial-match")?.textContent || "null");
-let analysis = null; // the GET payload
+/** @type {Analysis | null} the GET payload */
+let analysis = null;
+/** @type {ReturnType<typeof drawGraph> | null} */
 let graph = null;
-let ply = null; // the replay's shown ply
+/** @type {number | null} the replay's shown ply */
+let ply = null;
 let fetching = false;
-let played = null; // the match's moves, for "Analyse from here" (from match.js: "replay:moves")
+/** @type {string[] | null} the match's moves, for "Analyse from here" (from match.js: "replay:moves") */
+let played = null;
+/** @type {ReturnType<typeof setInterval> | null} */
 let polling = null;
 const POLL_MS = 3000; // in case the socket is away: progress by GET meanwhile
 
-const el = (tag, attrs = {}, text = null) => {
+/** An element with these properties (not attributes, unlike kit/dom.js el()).
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Partial<HTMLElementTagNameMap[K]>} [props]
+ * @param {string | null} [text]
+ * @returns {HTMLElementTagNameMap[K]} */
+const el = (tag, props = {}, text = null) => {
   const node = document.createElement(tag);
-  Object.assign(node, attrs);
+  Object.assign(node, props);
   if (text !== null) node.textContent = text;
   return node;
 };
@@ -35,7 +56,7 @@ async function load() {
   try {
     analysis = await api("GET", url());
   } catch (error) {
-    analysis = error.code === "no_analysis" ? null : analysis;
+    analysis = /** @type {{code?: string}} */ (error).code === "no_analysis" ? null : analysis;
   } finally {
     fetching = false;
   }
@@ -52,7 +73,8 @@ async function request() {
   render();
 }
 
-/** The move made at ply n (1 = first), from the analysis. */
+/** The move made at ply n (1 = first), from the analysis.
+ * @param {number} n */
 const moveAt = (n) => analysis?.result?.moves?.[n - 1] ?? null;
 
 function render() {
@@ -75,7 +97,7 @@ function render() {
     return;
   }
   if (analysis.status !== "done") {
-    if (analysis.status === "failed") clearInterval(polling);
+    if (analysis.status === "failed") clearInterval(polling ?? undefined);
     else polling ??= setInterval(() => { if (root?.dataset.live !== "yes") load(); }, POLL_MS);
     const text = analysis.status === "failed" ? t("The analysis failed.")
       : t("Analysing… {done} of {total} positions", { done: analysis.progress, total: analysis.total });
@@ -83,9 +105,9 @@ function render() {
     panel.append(el("p", { className: "analysis-status", id: "analysis-status" }, text), bar);
     return;
   }
-  clearInterval(polling);
+  clearInterval(polling ?? undefined);
   polling = null;
-  const result = analysis.result;
+  const result = /** @type {import("./analysis-graph.js").AnalysisResult} */ (analysis.result);
   const box = el("div", { className: "analysis-graph", id: "analysis-graph" });
   panel.append(box);
   graph = drawGraph(box, result, {
@@ -104,8 +126,9 @@ function render() {
   const list = el("ol", { className: "marked-moves", id: "marked-moves" });
   for (const move of result.moves.filter((m) => m.mark)) {
     const item = el("li");
-    const button = el("button", { type: "button", className: `mark-${move.mark}` },
-      `${move.ply}. ${move.move} ${MARK_SIGNS[move.mark]} ${t(MARK_WORDS[move.mark])}`);
+    const mark = move.mark ?? "";
+    const button = el("button", { type: "button", className: `mark-${mark}` },
+      `${move.ply}. ${move.move} ${MARK_SIGNS[mark]} ${t(MARK_WORDS[mark])}`);
     button.dataset.ply = String(move.ply);
     button.addEventListener("click", () => document.dispatchEvent(new CustomEvent("replay:show", { detail: { ply: move.ply } })));
     item.append(button);
@@ -116,6 +139,7 @@ function render() {
   signMoveList();
 }
 
+/** @param {number} n */
 function showAt(n) {
   ply = n;
   graph?.select(n);
@@ -139,6 +163,7 @@ function showAt(n) {
 }
 
 /** "Analyse from here": the analysis board at the shown position of this game. */
+/** @param {number} n */
 function showLink(n) {
   const box = document.getElementById("analyse-link-box");
   if (!box || !played) return;
@@ -151,7 +176,7 @@ function showLink(n) {
 function signMoveList() {
   const list = document.getElementById("move-list");
   if (!list || !analysis?.result) return;
-  for (const item of list.querySelectorAll("li[data-ply]")) {
+  for (const item of /** @type {NodeListOf<HTMLLIElement>} */ (list.querySelectorAll("li[data-ply]"))) {
     const move = moveAt(Number(item.dataset.ply));
     if (!move?.mark || item.querySelector(".move-sign")) continue;
     item.append(el("span", { className: `move-sign mark-${move.mark}`, title: t(MARK_WORDS[move.mark]) }, MARK_SIGNS[move.mark]));
@@ -169,7 +194,7 @@ function renderHint() {
   if (!hintAllowed()) { panel.hidden = true; return; }
   panel.hidden = false;
   const existing = document.getElementById("hint-button");
-  if (existing) { existing.disabled = !isMyTurn(match); return; }
+  if (existing) { /** @type {HTMLButtonElement} */ (existing).disabled = !isMyTurn(match); return; }
   const actions = el("div", { className: "analysis-actions" });
   const button = el("button", { type: "button", id: "hint-button" }, t("Show a good move"));
   const line = el("span", { className: "hint-line", id: "hint-line" });
@@ -187,27 +212,29 @@ function renderHint() {
   panel.replaceChildren(actions);
 }
 
+/** @param {import("./kit/socket.js").SocketMessage} message */
 function received(message) {
   if (message.type === "analysis" && message.match_id === match.id) {
     if (message.status === "done" || message.status === "failed") { load(); return; }
-    analysis = { ...(analysis ?? {}), ...message };
+    analysis = /** @type {Analysis} */ ({ ...(analysis ?? {}), ...message });
     if (!document.getElementById("analysis-graph")) render();
   } else if (message.type === "state") {
     const wasOver = match.status === "finished";
     const wasSealed = match.sealed;
     const { type, ...next } = message;
-    match = next;
+    match = /** @type {ReplayMatch} */ (next);
     if ((!wasOver || wasSealed !== match.sealed) && match.status === "finished") load();
     else if (match.status !== "finished") { document.getElementById("hint-line")?.replaceChildren(); renderHint(); }
   }
 }
 
 if (panel && match) {
-  document.addEventListener("match:message", (event) => received(event.detail));
-  document.addEventListener("replay:ply", (event) => showAt(event.detail.ply));
+  document.addEventListener("match:message", (event) => received(/** @type {CustomEvent} */ (event).detail));
+  document.addEventListener("replay:ply", (event) => showAt(/** @type {CustomEvent} */ (event).detail.ply));
   document.addEventListener("replay:moves", (event) => { // match.js fetched them once
-    played = event.detail.moves;
-    showLink(ply ?? played.length);
+    const moves = /** @type {string[]} */ (/** @type {CustomEvent} */ (event).detail.moves);
+    played = moves;
+    showLink(ply ?? moves.length);
   });
   const list = document.getElementById("move-list");
   if (list) new MutationObserver(signMoveList).observe(list, { childList: true });

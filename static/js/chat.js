@@ -5,8 +5,15 @@
 // Live lines come over the match page's one socket: match.js re-dispatches every socket message
 // as a "match:message" DOM event (`chatLine` for chat, `state` when the match changes).
 import { api } from "./api.js";
-import { el, errorText, N_, t } from "./kit/index.js";
+import { byId, el, errorText, N_, t } from "./kit/index.js";
 
+/**
+ * @typedef {{id: number, name: string, kind?: string}} ChatUser
+ * @typedef {{id: number, room: string, user: ChatUser, text?: string, phrase?: string | null}} ChatLine
+ * @typedef {{status: string, your_seat?: number | null, seats: import("./kit/boards.js").SeatEntry[]}} ChatMatch
+ */
+
+/** @type {Record<string, string>} */
 export const PHRASES = {
   hello: N_("Hello"),
   good_luck: N_("Good luck"),
@@ -17,11 +24,13 @@ export const PHRASES = {
   oops: N_("Oops"),
 };
 
+/** @type {Record<string, string>} */
 const ROOM_NAMES = {
   players: N_("Players' room: only the players read it."),
   spectators: N_("Spectators' room: everyone watching reads it."),
 };
 
+/** @type {Record<string, string>} */
 const ERRORS = {
   guests_quick_phrases_only: N_("Guests send quick phrases here: sign up to write freely."),
   blocked: N_("This player has blocked you."),
@@ -33,34 +42,43 @@ const ERRORS = {
 };
 
 const OVER = ["finished", "aborted"];
-const $ = (id) => document.getElementById(id);
+const $ = byId;
 
-const panel = $("chat");
+const panel = /** @type {HTMLDetailsElement} */ ($("chat"));
 const matchId = panel.dataset.matchId;
 const viewer = panel.dataset.viewerId
   ? { id: Number(panel.dataset.viewerId), kind: panel.dataset.viewerKind } : null;
-let match = JSON.parse($("initial-match").textContent);
-let room = null;
-const lines = { players: new Map(), spectators: new Map() }; // room -> id -> line
+/** @type {ChatMatch} */
+let match = JSON.parse($("initial-match").textContent ?? "");
+/** @type {string} the room shown (set by the first show()) */
+let room = "";
+/** @type {Record<string, Map<number, ChatLine>>} room -> id -> line */
+const lines = { players: new Map(), spectators: new Map() };
 const loaded = new Set();
-let hidden = new Map(); // user id -> {name, kind: "mute" | "block"}
+/** @type {Map<number, {name: string, kind: "mute" | "block"}>} user id -> how they are hidden */
+let hidden = new Map();
 let unread = 0;
 
 const seated = () => match.your_seat !== null && match.your_seat !== undefined;
 const isOver = () => OVER.includes(match.status);
 
-/** The rooms this viewer may read now (the server enforces the same). */
+/** The rooms this viewer may read now (the server enforces the same).
+ * @param {{status: string}} current
+ * @param {boolean} isSeated
+ * @returns {string[]} */
 export function readableRooms(current, isSeated) {
   if (!isSeated) return ["spectators"];
   return OVER.includes(current.status) ? ["players", "spectators"] : ["players"];
 }
 
-/** What a line says in the reader's language (a quick phrase is translated from its code). */
+/** What a line says in the reader's language (a quick phrase is translated from its code).
+ * @param {{phrase?: string | null, text?: string}} line */
 export function lineText(line) {
   return line.phrase && PHRASES[line.phrase] ? t(PHRASES[line.phrase]) : line.text;
 }
 
 /** A line under the input: an error (default), "ok" (done) or "hint" (how this room works). */
+/** @param {string} message @param {"error" | "ok" | "hint"} [kind] */
 function note(message, kind = "error") {
   const box = $("chat-note");
   box.textContent = message || "";
@@ -69,13 +87,15 @@ function note(message, kind = "error") {
   box.hidden = !message;
 }
 
+/** @param {unknown} error */
 function chatError(error) {
-  const msgid = ERRORS[error.code];
+  const msgid = ERRORS[/** @type {{code?: string}} */ (error).code ?? ""];
   return msgid ? t(msgid) : errorText(error);
 }
 
 // -- lines ------------------------------------------------------------------------------------------
 
+/** @param {ChatLine} line @param {HTMLElement} list */
 function renderLine(line, list) {
   const item = el("li", { class: "chat-line", "data-line": line.id, "data-user": line.user.id }, list);
   const mine = viewer && line.user.id === viewer.id;
@@ -100,6 +120,7 @@ function render() {
   renderMuted();
 }
 
+/** @param {ChatLine} line */
 function add(line) {
   const store = lines[line.room];
   if (!store || store.has(line.id)) return;
@@ -119,6 +140,7 @@ function renderUnread() {
   badge.setAttribute("aria-label", t("{n} unread", { n: unread }));
 }
 
+/** @param {string} which */
 async function load(which) {
   if (loaded.has(which)) return;
   try {
@@ -133,6 +155,7 @@ async function load(which) {
 
 // -- mute, block, report ---------------------------------------------------------------------------
 
+/** @param {HTMLElement} item @param {ChatLine} line @param {HTMLElement} button */
 function toggleMenu(item, line, button) {
   const open = item.querySelector(".chat-menu");
   if (open) { open.remove(); button.setAttribute("aria-expanded", "false"); return; }
@@ -149,9 +172,10 @@ function toggleMenu(item, line, button) {
     });
   el("button", { type: "button", "data-action": "report" }, menu, t("Report"))
     .addEventListener("click", () => report(line));
-  menu.querySelector("button").focus();
+  menu.querySelector("button")?.focus();
 }
 
+/** @param {"mutes" | "blocks"} kind @param {{id: number, name: string}} user @param {boolean} on */
 async function relate(kind, user, on) {
   try {
     const result = await api(on ? "PUT" : "DELETE", `/api/v1/me/${kind}/${user.id}`);
@@ -164,7 +188,9 @@ async function relate(kind, user, on) {
   }
 }
 
+/** @param {{mute?: number[], block?: number[]}} relations */
 function syncHidden(relations) {
+  /** @type {Set<number>} */
   const ids = new Set([...(relations.mute ?? []), ...(relations.block ?? [])]);
   for (const id of [...hidden.keys()]) if (!ids.has(id)) hidden.delete(id);
   for (const id of ids) {
@@ -172,12 +198,13 @@ function syncHidden(relations) {
   }
 }
 
+/** @param {number} userId @returns {string} */
 function nameOf(userId) {
   for (const store of Object.values(lines)) {
     for (const line of store.values()) if (line.user.id === userId) return line.user.name;
   }
   const seat = match.seats.find((s) => s.user?.id === userId);
-  return seat ? seat.user.name : `#${userId}`;
+  return seat?.user ? seat.user.name : `#${userId}`;
 }
 
 function renderMuted() {
@@ -194,6 +221,7 @@ function renderMuted() {
   }
 }
 
+/** @param {ChatLine} line */
 async function report(line) {
   try {
     await api("POST", `/api/v1/matches/${matchId}/chat/${line.id}/report`);
@@ -205,6 +233,7 @@ async function report(line) {
 
 // -- writing ---------------------------------------------------------------------------------------
 
+/** @param {{phrase: string} | {text: string}} body */
 async function send(body) {
   note("");
   try {
@@ -223,7 +252,7 @@ function canWrite() {
 
 function renderWriting() {
   const writable = canWrite();
-  const phrasesOnly = writable && room === "spectators" && viewer.kind === "guest";
+  const phrasesOnly = writable && room === "spectators" && viewer?.kind === "guest";
   $("chat-phrases").hidden = !writable;
   $("chat-form").hidden = !writable || phrasesOnly;
   if (!viewer) note(t("Join the game or sign up to chat."), "hint");
@@ -239,7 +268,7 @@ function wireWriting() {
   }
   $("chat-form").addEventListener("submit", async (event) => {
     event.preventDefault(); // Enter in the input submits the form
-    const input = $("chat-input");
+    const input = /** @type {HTMLInputElement} */ ($("chat-input"));
     const text = input.value.trim();
     if (!text) return;
     if (await send({ text })) input.value = "";
@@ -249,10 +278,14 @@ function wireWriting() {
 
 // -- rooms -----------------------------------------------------------------------------------------
 
+/** @returns {NodeListOf<HTMLElement>} */
+const roomTabs = () => $("chat-tabs").querySelectorAll("[data-room]");
+
+/** @param {string} which */
 function show(which) {
   room = which;
-  for (const tab of $("chat-tabs").querySelectorAll("[data-room]")) {
-    const readable = readableRooms(match, seated()).includes(tab.dataset.room);
+  for (const tab of roomTabs()) {
+    const readable = readableRooms(match, seated()).includes(tab.dataset.room ?? "");
     tab.hidden = !readable;
     tab.setAttribute("aria-selected", String(tab.dataset.room === room));
   }
@@ -263,6 +296,7 @@ function show(which) {
   load(room);
 }
 
+/** @param {ChatMatch} next */
 function matchChanged(next) {
   const before = readableRooms(match, seated()).join();
   match = next;
@@ -275,15 +309,15 @@ function matchChanged(next) {
 
 async function start() {
   wireWriting();
-  for (const tab of $("chat-tabs").querySelectorAll("[data-room]")) {
-    tab.addEventListener("click", () => { show(tab.dataset.room); unread = 0; renderUnread(); });
+  for (const tab of roomTabs()) {
+    tab.addEventListener("click", () => { show(tab.dataset.room ?? ""); unread = 0; renderUnread(); });
   }
   panel.open = globalThis.matchMedia?.("(min-width: 860px)").matches ?? true;
   panel.addEventListener("toggle", () => {
     if (panel.open) { unread = 0; renderUnread(); render(); }
   });
   document.addEventListener("match:message", (event) => {
-    const message = event.detail;
+    const message = /** @type {CustomEvent} */ (event).detail;
     if (message.type === "chatLine") add(message);
     else if (message.type === "state") {
       const { type, ...next } = message;

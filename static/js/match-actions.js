@@ -6,6 +6,8 @@ import { errorText, N_, t } from "./kit/index.js";
 
 const LOW_TIME_MS = 20_000;
 
+/** A clock's time left as shown: "4:05", "0:09.5", or "2d 3h" for correspondence.
+ * @param {number} ms @param {string} kind */
 export function formatClock(ms, kind) {
   if (kind === "correspondence" && ms >= 3_600_000) {
     const hours = Math.floor(ms / 3_600_000);
@@ -19,20 +21,28 @@ export function formatClock(ms, kind) {
 }
 
 /** Clocks that tick locally between server updates (the server stays authoritative). */
+/** A match's clock as the server sends it.
+ * @typedef {{kind: string, remaining_ms: number[], ticking: number | null, first_move_ms?: number | null}} ClockState */
+
 export class Clocks {
   constructor() {
+    /** @type {ClockState | null} */
     this.clock = null;
+    /** @type {string | undefined} */
+    this.status = undefined;
     this.receivedAt = 0;
     setInterval(() => this.render(), 200);
   }
 
+  /** @param {{clock?: ClockState | null, status: string}} match */
   update(match) {
-    this.clock = match.clock;
+    this.clock = match.clock ?? null;
     this.status = match.status;
     this.receivedAt = performance.now();
     this.render();
   }
 
+  /** @param {number} seat @returns {number | null} null without a clock */
   remaining(seat) {
     if (!this.clock) return null;
     let ms = this.clock.remaining_ms[seat];
@@ -42,9 +52,9 @@ export class Clocks {
 
   render() {
     if (!this.clock) return;
-    for (const node of document.querySelectorAll("[data-clock-seat]")) {
+    for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-clock-seat]"))) {
       const seat = Number(node.dataset.clockSeat);
-      const ms = this.remaining(seat);
+      const ms = /** @type {number} */ (this.remaining(seat)); // there is a clock
       node.textContent = formatClock(ms, this.clock.kind);
       node.classList.toggle("ticking", this.status === "active" && this.clock.ticking === seat);
       node.classList.toggle("low", this.clock.kind === "realtime" && ms < LOW_TIME_MS);
@@ -53,7 +63,7 @@ export class Clocks {
     if (first) {
       const left = this.clock.first_move_ms;
       first.hidden = !(this.status === "active" && left !== null && left !== undefined);
-      if (!first.hidden) {
+      if (left !== null && left !== undefined && !first.hidden) {
         const ms = Math.max(0, left - (performance.now() - this.receivedAt));
         first.textContent = t("First move within {time}, or the game is called off", { time: formatClock(ms, this.clock.kind) });
       }

@@ -15,7 +15,7 @@ import {
 /**
  * The match payload (GET /api/v1/matches/{id} and the socket's "state"): what a board draws and
  * what the page around it shows.
- * @typedef {BoardPayload & {id: string, version: number, clock?: object | null,
+ * @typedef {BoardPayload & {id: string, version: number, clock?: import("./match-actions.js").ClockState | null,
  *   eliminated?: number[], offers?: Record<string, any>}} MatchPayload
  * @typedef {{ply: number, seat: number, move: string}} MoveRecord  one row of the move list
  * @typedef {{view: BoardPayload["view"], move?: string | null, seat?: number}} ReplayFrame  the
@@ -114,7 +114,7 @@ function seatInfo(seat) {
 function renderSeats() {
   const list = $("seats");
   list.replaceChildren();
-  for (const seat of /** @type {(import("./kit/boards.js").SeatEntry & {seat: number})[]} */ (match.seats)) {
+  for (const seat of match.seats) {
     const info = seatInfo(seat.seat);
     const item = document.createElement("li");
     item.className = "seat" + (match.to_move === seat.seat ? " to-move" : "");

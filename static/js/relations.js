@@ -2,13 +2,15 @@
 // Mute and block from a user's profile. A mute hides their chat lines from you; a block
 // also stops their challenges to you and their writing to you. Both are remembered by the server.
 import { api } from "./api.js";
-import { errorText, t } from "./kit/index.js";
+import { byId, errorText, t } from "./kit/index.js";
 
-const box = document.getElementById("relations");
+const box = byId("relations");
 const userId = Number(box.dataset.userId);
 const name = box.dataset.userName;
-const buttons = { mutes: document.getElementById("mute-button"), blocks: document.getElementById("block-button") };
+/** @type {Record<"mutes" | "blocks", HTMLElement>} */
+const buttons = { mutes: byId("mute-button"), blocks: byId("block-button") };
 
+/** @param {{mute: number[], block: number[]}} relations */
 function render(relations) {
   const muted = relations.mute.includes(userId);
   const blocked = relations.block.includes(userId);
@@ -19,17 +21,18 @@ function render(relations) {
   box.hidden = false;
 }
 
+/** @param {"mutes" | "blocks"} kind */
 async function toggle(kind) {
   const on = buttons[kind].getAttribute("aria-pressed") !== "true";
   if (kind === "blocks" && on
       && !confirm(t("Block {name}? They can no longer challenge you or write to you.", { name }))) return;
   try {
     render(await api(on ? "PUT" : "DELETE", `/api/v1/me/${kind}/${userId}`));
-    document.getElementById("relations-note").textContent = "";
+    byId("relations-note").textContent = "";
   } catch (error) {
-    document.getElementById("relations-note").textContent = errorText(error);
+    byId("relations-note").textContent = errorText(error);
   }
 }
 
-for (const [kind, button] of Object.entries(buttons)) button.addEventListener("click", () => toggle(kind));
+for (const kind of /** @type {const} */ (["mutes", "blocks"])) buttons[kind].addEventListener("click", () => toggle(kind));
 api("GET", "/api/v1/me/relations").then(render).catch(() => {});

@@ -2,19 +2,26 @@
 // The Watch page: live games as mini boards (each game's own renderer, read-only), players,
 // ratings and spectator counts; kept current over /api/v1/live/ws.
 import { api } from "./api.js";
-import { botBadge, el, LiveSocket, loadRenderer, mountReadOnly, socketUrl, t } from "./kit/index.js";
+import { botBadge, byId, el, LiveSocket, loadRenderer, mountReadOnly, socketUrl, t } from "./kit/index.js";
 import { ratingMark, seatName } from "./names.js";
 
-const grid = document.getElementById("live-grid");
-const empty = document.getElementById("no-live");
+/** @import { Board, BoardPayload, Renderer } from "./kit/boards.js" */
+/** A live match (GET /api/v1/live and the live socket's "match" messages).
+ * @typedef {BoardPayload & {id: string, game: string, spectators?: number}} LiveMatch */
+
+const grid = byId("live-grid");
+const empty = byId("no-live");
 const titles = JSON.parse(document.getElementById("game-titles-live")?.textContent || "{}");
 const assets = JSON.parse(document.getElementById("game-boards")?.textContent || "{}");
-const cards = new Map(); // match id -> {root, board, info}
+/** @type {Map<string, {root: HTMLElement, board: Board, info: HTMLElement}>} match id -> its card */
+const cards = new Map();
 const filters = document.getElementById("game-filter");
 let shownGame = new URLSearchParams(location.search).get("game") || ""; // "" = every game
 
+/** @param {string} game */
 const rendererOf = (game) => loadRenderer(assets[game]?.board);
 
+/** @param {LiveMatch} match @param {Renderer} module */
 function playersLine(match, module) {
   const line = el("div", { class: "live-players" });
   for (const seat of match.seats) {
@@ -30,6 +37,7 @@ function playersLine(match, module) {
   return line;
 }
 
+/** @param {LiveMatch} match */
 function retire(match) {
   const gone = cards.get(match.id);
   if (!gone) return;
@@ -37,6 +45,7 @@ function retire(match) {
   setTimeout(() => { gone.root.remove(); gone.board.destroy?.(); cards.delete(match.id); refreshEmpty(); }, 4000);
 }
 
+/** @param {LiveMatch} match */
 async function upsert(match) {
   if (match.status !== "active") { retire(match); return; }
   const module = await rendererOf(match.game);
@@ -73,10 +82,11 @@ function refreshEmpty() {
 
 // The game filter: one button per game (and "All games"), kept in the address as ?game=.
 function wireFilter() {
-  for (const button of filters?.querySelectorAll("button[data-game]") ?? []) {
+  if (!filters) return;
+  for (const button of /** @type {NodeListOf<HTMLButtonElement>} */ (filters.querySelectorAll("button[data-game]"))) {
     button.setAttribute("aria-pressed", String(button.dataset.game === shownGame));
     button.addEventListener("click", () => {
-      shownGame = button.dataset.game;
+      shownGame = button.dataset.game ?? "";
       for (const other of filters.querySelectorAll("button[data-game]")) {
         other.setAttribute("aria-pressed", String(other === button));
       }
@@ -91,7 +101,7 @@ function wireFilter() {
 async function start() {
   wireFilter();
   new LiveSocket(socketUrl("/api/v1/live/ws"), {
-    onMessage(message) { if (message.type === "match") upsert(message); },
+    onMessage(message) { if (message.type === "match") upsert(/** @type {LiveMatch} */ (/** @type {unknown} */ (message))); },
     onStatus(live) { grid.dataset.live = live ? "yes" : "no"; },
   }).start();
   for (const match of (await api("GET", "/api/v1/live")).reverse()) await upsert(match);

@@ -15,9 +15,10 @@
  * @property {string} name
  * @property {string|number} [id]
  * @property {string} [kind]          "bot" for a program
+ * @property {import("./rating.js").Rating | null} [rating]  where the page shows ratings
  *
  * @typedef {object} SeatEntry
- * @property {number} [seat]
+ * @property {number} seat
  * @property {?SeatUser} user         null: an open seat
  *
  * @typedef {object} LastMove

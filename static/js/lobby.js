@@ -2,17 +2,20 @@
 // The lobby: open seeks live over /api/v1/lobby/ws, quick play, accept/cancel, challenges.
 // When a match we are part of starts, go there.
 import { api } from "./api.js";
-import { botBadge, errorText, LiveSocket, socketUrl, t } from "./kit/index.js";
+import { botBadge, byId, errorText, LiveSocket, socketUrl, t } from "./kit/index.js";
 import { ratingMark } from "./names.js";
 
-const lobby = document.getElementById("lobby");
+const lobby = byId("lobby");
 const viewerId = lobby.dataset.viewer ? Number(lobby.dataset.viewer) : null;
-const titles = JSON.parse(document.getElementById("game-titles").textContent);
+/** @type {Record<string, string>} game id -> title */
+const titles = JSON.parse(byId("game-titles").textContent ?? "");
 const optionLabels = JSON.parse(document.getElementById("option-labels")?.textContent || "{}");
-const rows = document.getElementById("seek-rows");
-const quickStatus = document.getElementById("quick-status");
-let seeks = JSON.parse(document.getElementById("initial-seeks").textContent);
+const rows = byId("seek-rows");
+const quickStatus = byId("quick-status");
+/** @type {any[]} the open seeks and challenges, as GET /api/v1/seeks gives them */
+let seeks = JSON.parse(byId("initial-seeks").textContent ?? "");
 
+/** @param {string} label @param {() => void} onClick @param {boolean} [primary] */
 function button(label, onClick, primary = false) {
   const node = document.createElement("button");
   node.type = "button";
@@ -25,6 +28,7 @@ function button(label, onClick, primary = false) {
 // A started match is announced twice (the accept answer and the lobby socket's match_started):
 // navigate once, or the second navigation aborts the first.
 let leaving = false;
+/** @param {string} matchId */
 function goToMatch(matchId) {
   if (leaving) return;
   leaving = true;
@@ -32,6 +36,7 @@ function goToMatch(matchId) {
 }
 addEventListener("pageshow", () => { leaving = false; }); // back from the match (page cache)
 
+/** @param {Promise<any>} promise  a seek call, answering with the seek */
 async function act(promise) {
   try {
     const seek = await promise;
@@ -42,6 +47,7 @@ async function act(promise) {
 }
 
 /** "Pie rule (swap)", "Priority: absolute": an option as the create form labels it. */
+/** @param {string} game @param {string} name @param {unknown} value */
 function optionText(game, name, value) {
   const label = optionLabels[game]?.[name];
   const title = label?.title ?? name;
@@ -89,8 +95,8 @@ function fixedDealRow(seek) {
 function renderSeeks() {
   rows.replaceChildren();
   const posted = viewerId !== null && seeks.some((seek) => seek.creator.id === viewerId && seek.kind !== "challenge");
-  document.getElementById("my-seek-status").hidden = !posted;
-  document.getElementById("no-seeks").hidden = seeks.length > 0;
+  byId("my-seek-status").hidden = !posted;
+  byId("no-seeks").hidden = seeks.length > 0;
   for (const seek of seeks) {
     const row = document.createElement("tr");
     row.dataset.seek = seek.id;
@@ -156,6 +162,7 @@ function renderSeeks() {
   }
 }
 
+/** @param {import("./kit/socket.js").SocketMessage} message */
 function received(message) {
   if (message.type === "seeks") { seeks = message.seeks; renderSeeks(); }
   else if (message.type === "match_started") goToMatch(message.match_id);
@@ -169,9 +176,9 @@ function connect() {
   }).start();
 }
 
-for (const quick of document.querySelectorAll("button.quick")) {
+for (const quick of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("button.quick"))) {
   quick.addEventListener("click", async () => {
-    quickStatus.textContent = t("Looking for an opponent for {game}… (you can keep browsing this page)", { game: titles[quick.dataset.game] });
+    quickStatus.textContent = t("Looking for an opponent for {game}… (you can keep browsing this page)", { game: titles[quick.dataset.game ?? ""] });
     await act(api("POST", "/api/v1/quick-play", { game: quick.dataset.game }));
   });
 }

@@ -10,23 +10,34 @@
 //   - the header's "my games" count and list, the games waiting for your move first.
 // Everything a server sends is put on the page with textContent only.
 import { api } from "./api.js";
-import { el, LiveSocket, socketUrl, t } from "./kit/index.js";
+import { byId, el, LiveSocket, socketUrl, t } from "./kit/index.js";
+
+/**
+ * What an account event is about (the fields noticeFor reads).
+ * @typedef {{id: string, game: string, ply?: number, url: string, opponents?: string[],
+ *   time_control?: {kind: string} | null}} EventGame
+ * @typedef {{type: string, kind?: string, game?: EventGame,
+ *   challenge?: {id: string, game: string, creator?: {name: string}, fixed_deal?: boolean}}} AccountEvent
+ * @typedef {{key: string, kind: string, text: string, url: string, browser: boolean}} Notice
+ */
 
 const SETTLE_MS = 1500; // the events a (re)connection starts with are not news
 const SEEN_KEY = "stepwell.notices.seen";
 const SEEN_LIMIT = 300;
 
-const $ = (id) => document.getElementById(id);
+const $ = byId;
 const titles = JSON.parse($("game-titles")?.textContent || "{}");
 const currentMatch = document.getElementById("match")?.dataset.matchId ?? null;
 const baseTitle = document.title;
 let settledAt = Infinity;
 
+/** @returns {string[]} */
 function seen() {
   try { return JSON.parse(localStorage.getItem(SEEN_KEY) || "[]"); } catch { return []; }
 }
 
 /** True the first time a key is seen (in any tab of this browser). */
+/** @param {string} key */
 function firstTime(key) {
   const keys = seen();
   if (keys.includes(key)) return false;
@@ -35,14 +46,17 @@ function firstTime(key) {
   return true;
 }
 
+/** @param {string} id */
 const gameTitle = (id) => titles[id] ?? id;
+/** @param {(string | null)[] | null | undefined} list */
 const names = (list) => (list ?? []).filter(Boolean).join(", ") || "…";
-const isCorrespondence = (game) => game?.time_control?.kind === "correspondence";
 
-/** The notice an account event deserves: {key, kind, text, url, browser}, or null. */
+/** The notice an account event deserves: {key, kind, text, url, browser}, or null.
+ * @param {AccountEvent} event
+ * @returns {Notice | null} */
 export function noticeFor(event) {
   const game = event.game;
-  if (event.type === "yourTurn" && isCorrespondence(game)) {
+  if (event.type === "yourTurn" && game?.time_control?.kind === "correspondence") {
     return { key: `turn:${game.id}:${game.ply}`, kind: "turn", url: game.url, browser: true,
       text: t("Your turn in {game} against {names}", { game: gameTitle(game.game), names: names(game.opponents) }) };
   }
@@ -60,13 +74,14 @@ export function noticeFor(event) {
   }
   if (event.type === "offer" && game) {
     const values = { names: names(game.opponents), game: gameTitle(game.game) };
+    /** @type {Record<string, string>} */
     const texts = {
       draw: t("{names} offers a draw in {game}", values),
       takeback: t("{names} asks to take back a move in {game}", values),
       end: t("{names} proposes to end and score {game}", values),
       rematch: t("{names} wants a rematch of {game}", values),
     };
-    if (!texts[event.kind]) return null;
+    if (!event.kind || !texts[event.kind]) return null;
     return { key: `offer:${game.id}:${event.kind}:${game.ply}`, kind: "offer", url: game.url,
       browser: false, text: texts[event.kind] };
   }
@@ -80,6 +95,7 @@ function updateTitle() {
   document.title = count ? `(${count}) ${baseTitle}` : baseTitle;
 }
 
+/** @param {Notice} notice */
 function show(notice) {
   const item = el("div", { class: `notice ${notice.kind}`, "data-notice": notice.kind }, $("notices"));
   el("a", { href: notice.url }, item, notice.text);
@@ -94,6 +110,7 @@ function show(notice) {
   }
 }
 
+/** @param {AccountEvent} event */
 function received(event) {
   if (["yourTurn", "gameStart", "gameFinish", "challenge", "challengeCanceled", "offer"].includes(event.type)) {
     refreshGames();
@@ -109,7 +126,8 @@ function received(event) {
 
 // -- my games --------------------------------------------------------------------------------------
 
-let refreshTimer = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let refreshTimer;
 
 function refreshGames() {
   clearTimeout(refreshTimer);
@@ -145,7 +163,7 @@ function wireMenu() {
     if (!list.hidden) loadGames();
   });
   document.addEventListener("click", (event) => {
-    if (!list.hidden && !event.target.closest("#my-games")) {
+    if (!list.hidden && !/** @type {Element} */ (event.target).closest("#my-games")) {
       list.hidden = true;
       button.setAttribute("aria-expanded", "false");
     }
@@ -164,7 +182,7 @@ function start() {
   wireMenu();
   loadGames();
   new LiveSocket(socketUrl("/api/v1/stream/event/ws"), {
-    onMessage: received,
+    onMessage: (message) => received(/** @type {AccountEvent} */ (message)),
     onStatus(live) { if (live) settledAt = Date.now() + SETTLE_MS; },
   }).start();
 }

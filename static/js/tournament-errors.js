@@ -2,6 +2,7 @@
 // Tournament error codes in the page's language (the API's own message in English).
 import { lang, N_, t } from "./kit/index.js";
 
+/** @type {Record<string, string>} */
 const WORDS = {
   accounts_only: N_("Sign up to create tournaments."),
   arena_needs_realtime: N_("An arena is played with a real-time clock."),
@@ -22,8 +23,12 @@ const WORDS = {
   cannot_berserk: N_("Berserk is for a real-time game, once, before your first move."),
 };
 
-/** The error's message for the page: translated when its code is a tournament's. */
+/** The error's message for the page: translated when its code is a tournament's.
+ * @param {unknown} error  what the call threw: an ApiError (api.js), or any Error
+ * @returns {string} */
 export function tournamentError(error) {
-  if (lang() === "en" && error.message) return error.message;
-  return WORDS[error.code] ? t(WORDS[error.code]) : error.message;
+  const { code, message } = /** @type {{code?: string, message: string}} */ (error);
+  if (lang() === "en" && message) return message;
+  const msgid = code ? WORDS[code] : undefined;
+  return msgid ? t(msgid) : message;
 }

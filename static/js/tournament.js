@@ -4,21 +4,22 @@
 // WS /api/v1/tournaments/{id}/ws announces.
 import { api } from "./api.js";
 import { tournamentError } from "./tournament-errors.js";
-import { botBadge, el, LiveSocket, N_, socketUrl, t } from "./kit/index.js";
+import { botBadge, byId, el, LiveSocket, N_, socketUrl, t } from "./kit/index.js";
 
-let data = JSON.parse(document.getElementById("tournament-data").textContent);
-const statusLine = document.getElementById("tournament-status");
-const standings = document.querySelector("#standings tbody");
-const pairings = document.getElementById("pairings");
-const joinButton = document.getElementById("join-button");
-const withdrawButton = document.getElementById("withdraw-button");
-const startButton = document.getElementById("start-button");
-const pauseButton = document.getElementById("pause-button");
-const resumeButton = document.getElementById("resume-button");
-const pausedNote = document.getElementById("paused-note");
-const actionError = document.getElementById("action-error");
+/** @type {any} the tournament as GET /api/v1/tournaments/{id} gives it */
+let data = JSON.parse(byId("tournament-data").textContent ?? "");
+const statusLine = byId("tournament-status");
+const standings = /** @type {HTMLElement} */ (document.querySelector("#standings tbody"));
+const pairings = byId("pairings");
+const joinButton = byId("join-button");
+const withdrawButton = byId("withdraw-button");
+const startButton = byId("start-button");
+const pauseButton = byId("pause-button");
+const resumeButton = byId("resume-button");
+const pausedNote = byId("paused-note");
+const actionError = byId("action-error");
 const path = `/api/v1/tournaments/${data.id}`;
-const viewerId = Number(document.getElementById("standings").dataset.viewer) || null;
+const viewerId = Number(byId("standings").dataset.viewer) || null;
 
 const when = (iso) => (iso ? new Date(iso).toLocaleString(document.documentElement.lang, {
   dateStyle: "medium", timeStyle: "short" }) : "");
@@ -141,6 +142,7 @@ async function refresh() {
   draw();
 }
 
+/** @param {string} method @param {string} suffix @param {unknown} [body] */
 async function act(method, suffix, body) {
   actionError.textContent = "";
   try {
@@ -157,8 +159,9 @@ pauseButton.addEventListener("click", () => act("POST", "/pause"));
 resumeButton.addEventListener("click", () => act("POST", "/join"));
 startButton.addEventListener("click", () => act("POST", "/start"));
 document.getElementById("bot-button")?.addEventListener("click", () =>
-  act("POST", "/bots", { level: document.getElementById("bot-level").value }));
+  act("POST", "/bots", { level: /** @type {HTMLSelectElement} */ (byId("bot-level")).value }));
 
+/** @type {ReturnType<typeof setTimeout> | null} */
 let pending = null;
 new LiveSocket(socketUrl(`${path}/ws`), {
   onMessage: (message) => {

@@ -3,14 +3,24 @@
 // WS /api/v1/tournaments/ws announces; accounts create tournaments with the form.
 import { api } from "./api.js";
 import { tournamentError } from "./tournament-errors.js";
-import { el, LiveSocket, N_, socketUrl, t } from "./kit/index.js";
+import { byId, el, LiveSocket, N_, socketUrl, t } from "./kit/index.js";
 
-const lists = document.getElementById("tournament-lists");
-const form = document.getElementById("tournament-form");
+/**
+ * The create form's controls, by name (its template: templates/tournaments.html).
+ * @typedef {{name: HTMLInputElement, kind: HTMLSelectElement, game: HTMLSelectElement,
+ *   clock: HTMLSelectElement, starts_in: HTMLInputElement, rated: HTMLInputElement,
+ *   minutes: HTMLInputElement, rounds: HTMLInputElement}} FormFields
+ */
+
+const lists = byId("tournament-lists");
+// only for accounts: guests see the list alone
+const form = /** @type {HTMLFormElement | null} */ (document.getElementById("tournament-form"));
+/** @type {Record<string, string>} */
 const KIND_WORDS = { swiss: N_("Swiss"), arena: N_("Arena"), duplicate: N_("Duplicate") };
 const SECTIONS = [["running", N_("Running")], ["upcoming", N_("Upcoming")], ["finished", N_("Finished")]];
 const titles = JSON.parse(document.getElementById("game-titles-t")?.textContent || "{}");
 
+/** @param {any} tournament  one entry of GET /api/v1/tournaments */
 function item(tournament) {
   const li = el("li", { class: "tournament-item" });
   el("a", { href: tournament.url }, li).append(el("strong", {}, null, tournament.name));
@@ -33,31 +43,37 @@ async function refresh() {
     el("h2", {}, section, t(word));
     if (!all[status].length) { el("p", { class: "muted" }, section, t("None.")); continue; }
     const ul = el("ul", {}, section);
-    all[status].forEach((tournament) => ul.append(item(tournament)));
+    all[status].forEach((/** @type {any} */ tournament) => ul.append(item(tournament)));
   }
 }
 
 if (form) {
-  const byKind = JSON.parse(document.getElementById("games-by-kind").textContent);
-  const gameSelect = form.elements.game;
+  /** @type {Record<string, string[]>} tournament kind -> the games it can be played with */
+  const byKind = JSON.parse(byId("games-by-kind").textContent ?? "");
+  const f = /** @type {FormFields} */ (/** @type {unknown} */ (form.elements));
+  const gameSelect = f.game;
   const syncKind = () => {
-    const kind = form.elements.kind.value;
+    const kind = f.kind.value;
     gameSelect.replaceChildren(...byKind[kind].map((id) => el("option", { value: id }, null, titles[id] ?? id)));
-    for (const label of form.querySelectorAll("[data-for]")) label.hidden = !label.dataset.for.split(" ").includes(kind);
+    for (const label of /** @type {NodeListOf<HTMLElement>} */ (form.querySelectorAll("[data-for]"))) {
+      label.hidden = !(label.dataset.for ?? "").split(" ").includes(kind);
+    }
     // An arena runs on a real-time clock; Swiss and duplicate rounds may take days a move.
-    for (const option of form.querySelectorAll("[data-correspondence]")) option.disabled = kind === "arena";
-    if (form.elements.clock.selectedOptions[0]?.disabled) form.elements.clock.value = "5:3";
+    for (const option of /** @type {NodeListOf<HTMLOptionElement>} */ (form.querySelectorAll("[data-correspondence]"))) {
+      option.disabled = kind === "arena";
+    }
+    if (f.clock.selectedOptions[0]?.disabled) f.clock.value = "5:3";
   };
-  form.elements.kind.addEventListener("change", syncKind);
+  f.kind.addEventListener("change", syncKind);
   syncKind();
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const f = form.elements;
     const [first, second] = f.clock.value.split(":");
     const kind = f.kind.value;
     const clock = !f.clock.value ? null : first === "d"
       ? { kind: "correspondence", days: Number(second) }
       : { kind: "realtime", minutes: Number(first), increment: Number(second) };
+    /** @type {Record<string, unknown>} */
     const body = {
       name: f.name.value, kind, game: f.game.value,
       time_control: clock,
@@ -69,11 +85,12 @@ if (form) {
       const created = await api("POST", "/api/v1/tournaments", body);
       location.href = created.url;
     } catch (error) {
-      document.getElementById("tournament-form-error").textContent = tournamentError(error);
+      byId("tournament-form-error").textContent = tournamentError(error);
     }
   });
 }
 
+/** @type {ReturnType<typeof setTimeout> | null} */
 let pending = null;
 new LiveSocket(socketUrl("/api/v1/tournaments/ws"), {
   onMessage: (message) => {

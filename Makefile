@@ -55,7 +55,7 @@ lint: install-test
 	$(BIN)/ruff check .
 
 clean:
-	rm -rf $(VENV) data .pytest_cache .ruff_cache
+	rm -rf $(VENV) data node_modules .pytest_cache .ruff_cache
 
 # Re-extract translatable strings and merge them into the Japanese catalog.
 translations: install-test

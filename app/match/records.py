@@ -9,10 +9,13 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
 from functools import cached_property
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from app.db.models import Match
 from games import State, registry
+
+if TYPE_CHECKING:
+    from app.match.store import MatchRow
 
 
 @dataclass(frozen=True)
@@ -101,7 +104,7 @@ def iso(moment: datetime | None) -> str | None:
     return None if moment is None else moment.isoformat() + "Z"
 
 
-def record_of(match: Match, last_move: dict[str, Any] | None = None) -> MatchRecord:
+def record_of(match: Match | MatchRow, last_move: dict[str, Any] | None = None) -> MatchRecord:
     taken = {p.seat: p for p in match.players}
     seats = []
     for seat in range(match.num_seats):

@@ -17,7 +17,7 @@ the server's CPU per move after the database driver itself.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
+from dataclasses import KW_ONLY, dataclass, fields, replace
 from datetime import datetime
 from typing import Any
 
@@ -90,7 +90,8 @@ class MatchRow:
     started_at: datetime | None
     finished_at: datetime | None
     updated_at: datetime
-    players: list[PlayerRow]
+    _: KW_ONLY
+    players: list[PlayerRow]  # not a column: ``read`` passes the columns positionally
 
 
 AnyMatch = Match | MatchRow

@@ -274,10 +274,13 @@ class MatchService:
         rng = random.Random(f"{match.id}:{ply}")  # not the seed: moves made here are public
         active = [s for s in range(match.num_seats) if s not in eliminated]
         queue = list(played)
-        while queue or (automatic := _automatic_move(state, eliminated, len(active), rng)):
+        while True:
             if queue:
                 seat, move = queue.pop(0)
             else:  # a forced move, or a seat that left: the server moves for it
+                automatic = _automatic_move(state, eliminated, len(active), rng)
+                if automatic is None:
+                    break
                 seat, move = automatic
                 state = state.play(move)
             clock, spent = clocks.after_move(match.time_control, clock, seat, state.to_move,

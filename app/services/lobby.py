@@ -17,6 +17,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from app.db.models import Seek, User, utcnow
+from app.db.session import rows_matched
 from app.match import clocks
 from app.match.bots import ensure_bot_user, level_of
 from app.match.service import MatchService, validate_setup
@@ -156,7 +157,7 @@ class LobbyService:
             update(Seek).where(Seek.id == seek.id, Seek.version == seek.version,
                                Seek.status == "open").values(**values)
             .execution_options(synchronize_session=False))
-        if updated.rowcount != 1:
+        if rows_matched(updated) != 1:
             self.session.rollback()
             raise Conflict("Someone else answered this seek first.", code="seek_closed")
         self.session.commit()

@@ -16,7 +16,7 @@ from __future__ import annotations
 import secrets
 import string
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -279,7 +279,7 @@ class TournamentService:
                 item["players"] = counts.get(item["id"], 0)
         return out
 
-    def _entrant_counts(self, ids: list[str]) -> dict[str, int]:
+    def _entrant_counts(self, ids: Sequence[str]) -> dict[str, int]:  # ``list`` is a method here
         counts: dict[str, int] = defaultdict(int)
         if ids:
             for tid in self.session.scalars(select(TournamentEntry.tournament_id).where(

@@ -182,7 +182,7 @@ class MatchService:
         options: dict[str, Any] | None = None,
         seat: int | str | None = None,
         players: int | None = None,
-        time_control: dict[str, Any] | None = None,
+        time_control: clocks.TimeControl | dict[str, Any] | None = None,
     ) -> MatchRecord:
         """A new private match with the creator seated; it starts once every seat is taken."""
         setup = validate_setup(game_id, options, players)

@@ -242,9 +242,9 @@ class SocketFeed(Receiver):
             self.seat = seat
             if self.presence is not None and self.connection is not None:
                 self.connection = self.presence.reseat(self.connection, seat)
-        message = seat_message(incoming, self.seat)
-        await websocket.send_text(message.text)
-        for event in change_events(latest, incoming, message.clock):
+        built = seat_message(incoming, self.seat)
+        await websocket.send_text(built.text)
+        for event in change_events(latest, incoming, built.clock):
             await websocket.send_json(event)
 
 

@@ -113,7 +113,8 @@ class LobbyService:
 
     def create_seek(self, user: Identity, game: str, options: dict[str, Any] | None = None,
                     players: int | None = None, rated: bool = False,
-                    time_control: dict[str, Any] | None = None, seat: int | str = "random",
+                    time_control: clocks.TimeControl | dict[str, Any] | None = None,
+                    seat: int | str = "random",
                     kind: str = "open", target: User | None = None) -> dict[str, Any]:
         setup = validate_setup(game, options, players)
         refuse_secret_options_in_rated(setup.game, setup.options, rated)
@@ -222,7 +223,7 @@ class LobbyService:
 
     def challenge(self, user: Identity, target_name: str, game: str,
                   options: dict[str, Any] | None = None, rated: bool = False,
-                  time_control: dict[str, Any] | None = None,
+                  time_control: clocks.TimeControl | dict[str, Any] | None = None,
                   seat: int | str = "random") -> dict[str, Any]:
         """Challenge a named player; ``seat`` is the challenger's (0 = first player, or "random")."""
         level = level_of(target_name)

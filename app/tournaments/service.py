@@ -112,8 +112,9 @@ class TournamentService:
                           code="secret_options_in_tournament")
         control = clocks.parse_time_control(time_control)
         start = starts_at or now()
-        if start.tzinfo is not None:
-            start = (start - start.utcoffset()).replace(tzinfo=None)  # type: ignore[operator]
+        offset = start.utcoffset()  # None for a naive time, taken as UTC
+        if offset is not None:
+            start = (start - offset).replace(tzinfo=None)
         if start < now() - timedelta(minutes=5):
             raise Invalid("The start time has passed.", code="start_in_past")
         ends_at = None

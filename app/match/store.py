@@ -17,7 +17,7 @@ the server's CPU per move after the database driver itself.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import KW_ONLY, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from typing import Any
 
@@ -90,8 +90,7 @@ class MatchRow:
     started_at: datetime | None
     finished_at: datetime | None
     updated_at: datetime
-    _: KW_ONLY
-    players: list[PlayerRow]  # not a column: ``read`` passes the columns positionally
+    players: list[PlayerRow]
 
 
 AnyMatch = Match | MatchRow
@@ -222,7 +221,7 @@ def read(session: Session, match_id: str, *, lock: bool = False) -> MatchRow:
     first = rows[0]
     players = [PlayerRow(row.p_seat, row.p_user_id, row.p_name, row.p_kind, row.p_username,
                          row.p_builtin_bot) for row in rows if row.p_seat is not None]
-    return MatchRow(*first[:_MATCH_FIELDS], players=players)
+    return MatchRow(*first[:_MATCH_FIELDS], players=players)  # type: ignore[misc]  # star: the columns
 
 
 def load(session: Session, match_id: str, *, lock: bool = False) -> Match:

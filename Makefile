@@ -42,14 +42,16 @@ browser-deps:
 
 test: install-test browser-deps
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	node --test tests/js/
 
 lint: install-test
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) data .pytest_cache .ruff_cache
+	rm -rf $(VENV) data .pytest_cache .ruff_cache .mypy_cache
 
 # Re-extract translatable strings and merge them into the Japanese catalog.
 translations: install-test

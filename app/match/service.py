@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Match, MatchPlayer, Move
 from app.match import clocks, results, sealing, store
-from app.match.records import MatchRecord, record_of
+from app.match.records import LastMove, MatchRecord, record_of
 from app.match.store import Publish
 from app.match.warm import WarmMatches, after_commit
 from app.services import why
@@ -131,7 +131,7 @@ class MatchService:
             select(Match).where(Match.status == "active", Match.sealed.is_(False))
             .order_by(Match.updated_at.desc()).limit(limit)))
         started = [m for m in matches if m.ply > 0]
-        last_moves: dict[str, dict[str, Any]] = {}
+        last_moves: dict[str, LastMove] = {}
         if started:  # one query whatever the number of matches
             rows = self.session.scalars(select(Move).join(
                 Match, (Match.id == Move.match_id) & (Match.ply == Move.ply))

@@ -221,7 +221,7 @@ def read(session: Session, match_id: str, *, lock: bool = False) -> MatchRow:
     first = rows[0]
     players = [PlayerRow(row.p_seat, row.p_user_id, row.p_name, row.p_kind, row.p_username,
                          row.p_builtin_bot) for row in rows if row.p_seat is not None]
-    return MatchRow(*first[:_MATCH_FIELDS], players=players)  # type: ignore[misc]  # star: the columns
+    return MatchRow(*first[:_MATCH_FIELDS], players=players)  # type: ignore[misc]  # the star is the columns
 
 
 def load(session: Session, match_id: str, *, lock: bool = False) -> Match:

@@ -47,15 +47,17 @@ node_modules/.installed: package.json package-lock.json
 
 test: install-test browser-deps node_modules/.installed
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	node_modules/.bin/tsc --noEmit -p .
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	node --test tests/js/
 
 lint: install-test
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) data node_modules .pytest_cache .ruff_cache
+	rm -rf $(VENV) data node_modules .pytest_cache .ruff_cache .mypy_cache
 
 # Re-extract translatable strings and merge them into the Japanese catalog.
 translations: install-test

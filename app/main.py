@@ -7,6 +7,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Literal, TypedDict
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -41,6 +42,17 @@ from app.web.pages import router as page_router
 
 SESSION_MAX_AGE = 365 * 24 * 3600
 log = logging.getLogger(__name__)
+
+
+class SessionOptions(TypedDict):
+    """SessionMiddleware's settings, shared by the HTTP stack and the match sockets."""
+
+    secret_key: str
+    session_cookie: str
+    max_age: int
+    same_site: Literal["lax", "strict", "none"]
+    https_only: bool
+
 
 DESCRIPTION = """Play stacking and stair board games; `GET /api/v1/games` lists them with their options.
 
@@ -77,10 +89,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hint_pool.shutdown(app)
         engine.dispose()
 
-    telemetry = None if settings.telemetry else {"tracing": False, "metrics": False,
-                                                  "logs": False}
     app = FastAPI(title="Stepwell", version="1.0", description=DESCRIPTION, lifespan=lifespan,
-                  telemetry=telemetry)
+                  telemetry=None if settings.telemetry else {"tracing": False, "metrics": False,
+                                                             "logs": False})
     app.state.settings = settings
     app.state.engine = engine
     app.state.session_factory = make_session_factory(engine)
@@ -106,8 +117,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 app.state.identities.apply(message)
 
     app.add_middleware(i18n.LanguageMiddleware)
-    sessions = {"secret_key": settings.secret_key, "session_cookie": "stepwell_session",
-                "max_age": SESSION_MAX_AGE, "same_site": "lax", "https_only": settings.secure_cookies}
+    sessions: SessionOptions = {
+        "secret_key": settings.secret_key, "session_cookie": "stepwell_session",
+        "max_age": SESSION_MAX_AGE, "same_site": "lax", "https_only": settings.secure_cookies}
     app.add_middleware(SessionMiddleware, **sessions)
     install_error_handlers(app, render_page_error)
     install_offline_docs(app)

@@ -79,13 +79,15 @@ class RateLimiter:
         scale = settings.rate_limit_scale or 1.0
         if storage is None:
             if settings.redis_url:
-                storage = storage_from_string(settings.redis_url,
-                                              key_prefix=settings.rate_limit_prefix,
-                                              socket_timeout=STORAGE_TIMEOUT_SECONDS,
-                                              socket_connect_timeout=STORAGE_TIMEOUT_SECONDS)
+                found = storage_from_string(settings.redis_url,
+                                            key_prefix=settings.rate_limit_prefix,
+                                            socket_timeout=STORAGE_TIMEOUT_SECONDS,
+                                            socket_connect_timeout=STORAGE_TIMEOUT_SECONDS)
             else:
-                storage = storage_from_string("memory://")
-        self.storage = storage
+                found = storage_from_string("memory://")
+            assert isinstance(found, Storage)  # a plain redis:// or memory:// URL is not async
+            storage = found
+        self.storage: Storage = storage
         self.window = MovingWindowRateLimiter(storage)
         self.items = {name: [_scaled(item, scale) for item in parse_many(getattr(settings,
                                                                                   f"rate_{name}"))]

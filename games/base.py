@@ -275,7 +275,7 @@ class State(ABC):
         return None
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self.to_json() == other.to_json()  # type: ignore[attr-defined]
+        return type(other) is type(self) and self.to_json() == other.to_json()
 
     def __hash__(self) -> int:
         return hash(repr(self.to_json()))

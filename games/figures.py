@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Required, TypedDict
 
 from games import registry
 from games.base import State
@@ -22,6 +22,25 @@ class UnknownDiagram(KeyError):
     """No diagram with that id in the game's diagrams.json."""
 
 
+class DiagramStart(TypedDict, total=False):
+    """How the replay begins; each key falls back to the game's default."""
+
+    players: int
+    options: dict[str, Any]
+    seed: int
+
+
+class DiagramSpec(TypedDict, total=False):
+    """One entry of ``diagrams.json``, as the figure code and the caption tests read it."""
+
+    id: Required[str]
+    caption: Required[dict[str, str]]  # language -> text
+    start: DiagramStart
+    moves: list[str]
+    marks: dict[str, Any]  # per game: what its figures.py draws
+    claims: dict[str, Any]  # per game: what the tests check against the engine
+
+
 @dataclass(frozen=True)
 class Diagram:
     """One figure: where its position comes from, what to mark, what its caption claims."""
@@ -29,7 +48,7 @@ class Diagram:
     game: str
     id: str
     number: int
-    spec: dict[str, Any]
+    spec: DiagramSpec
 
     @property
     def captions(self) -> dict[str, str]:
@@ -48,7 +67,7 @@ class Diagram:
 
         ``options`` replaces the start's options (a diagram may show one position under two
         variants)."""
-        start = self.spec.get("start", {})
+        start: DiagramStart = self.spec.get("start", {})
         game = registry.get(self.game)
         state = game.new_state(
             players=start.get("players", game.min_players),
@@ -69,10 +88,9 @@ class Diagram:
 def diagrams(game_id: str) -> tuple[Diagram, ...]:
     """The game's diagrams in page order (their figure numbers)."""
     path = GAMES_DIR / game_id / "diagrams.json"
-    data = json.loads(path.read_text(encoding="utf-8"))
+    specs: list[DiagramSpec] = json.loads(path.read_text(encoding="utf-8"))["diagrams"]
     return tuple(
-        Diagram(game_id, spec["id"], number, spec)
-        for number, spec in enumerate(data["diagrams"], start=1)
+        Diagram(game_id, spec["id"], number, spec) for number, spec in enumerate(specs, start=1)
     )
 
 

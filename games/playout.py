@@ -7,6 +7,7 @@ so playouts stay varied; ties between the best moves are broken at random.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 GREEDY = 0.75
 
@@ -18,7 +19,7 @@ def explore(moves: list[str], rng: random.Random) -> str | None:
     return None
 
 
-def best(moves: list[str], scores: list[float], rng: random.Random) -> str:
+def best(moves: Sequence[str], scores: Sequence[float], rng: random.Random) -> str:
     """One of the moves with the top score, chosen at random."""
     top = max(scores)
     tied = [m for m, s in zip(moves, scores, strict=True) if s == top]

@@ -33,7 +33,7 @@ def idle_priority() -> None:
     else at the lowest priority, so moves in live games (the web server, the bots) always go
     first. bench/analysis.py measured niceness 10 beside live games: delivery p95 grew fivefold."""
     try:
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))  # type: ignore[attr-defined]
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     except (OSError, AttributeError):
         with contextlib.suppress(OSError, AttributeError):
             os.nice(19)

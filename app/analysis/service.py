@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 
 from app.analysis.compute import budget_for
 from app.db.models import Match, MatchAnalysis
+from app.db.session import rows_matched
 from app.match import sealing, store
 from app.match.service import MatchService
 from app.services.errors import Conflict, NotFound
@@ -116,7 +117,7 @@ class AnalysisService:
         done = self.session.execute(update(MatchAnalysis).where(MatchAnalysis.status == "running")
                                     .values(status="queued", progress=0, updated_at=now()))
         self.session.commit()
-        return int(done.rowcount or 0)  # type: ignore[attr-defined]
+        return rows_matched(done)
 
     def claim(self, match_id: str) -> Work | None:
         """Mark the analysis running (only if still queued) and gather its positions."""
@@ -124,7 +125,7 @@ class AnalysisService:
             update(MatchAnalysis)
             .where(MatchAnalysis.match_id == match_id, MatchAnalysis.status == "queued")
             .values(status="running", progress=0, runs=MatchAnalysis.runs + 1, updated_at=now()))
-        if not claimed.rowcount:  # type: ignore[attr-defined]
+        if not rows_matched(claimed):
             self.session.rollback()
             return None
         self.session.commit()

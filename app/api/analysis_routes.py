@@ -156,6 +156,7 @@ def _position(request: Request, session: Any, body: BoardIn
     else:
         if body.game is None:
             raise Invalid("Name a game or a match.", code="invalid_request")
+        assert not isinstance(body.seed, str)  # _seed_in_range turned a written seed into a number
         start = board.described_start(body.game, body.players, body.options, body.seed,
                                       body.rules_version)
     moves = [*body.moves, body.move] if body.move is not None else body.moves

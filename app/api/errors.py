@@ -8,6 +8,7 @@ invalid request, and 405 names the allowed methods in ``Allow``.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -81,20 +82,24 @@ def error_response(status: int, code: str, message: str, **extra: object) -> JSO
     return JSONResponse({"code": code, "message": message, **extra}, status_code=status)
 
 
-def install_error_handlers(app: FastAPI, render_page_error: object = None) -> None:
+def install_error_handlers(
+    app: FastAPI, render_page_error: Callable[[Request, int, str], Response] | None = None
+) -> None:
     """JSON errors for /api; pages get a readable HTML page from ``render_page_error``.
 
     Call before including the routers: the error responses are declared app-wide."""
     app.router.responses = {**ERROR_RESPONSES, **app.router.responses}
 
-    def wants_page(request: Request) -> bool:
-        return render_page_error is not None and not request.url.path.startswith("/api/")
+    def page_error(request: Request, status: int, message: str) -> Response | None:
+        """The HTML error page for a page request; None for the API (it answers JSON)."""
+        if render_page_error is None or request.url.path.startswith("/api/"):
+            return None
+        return render_page_error(request, status, message)
 
     async def on_service_error(request: Request, error: ServiceError) -> Response:
         status = status_of(error)
-        if wants_page(request):
-            response = render_page_error(request, status, error.message)  # type: ignore[operator]
-        else:
+        response = page_error(request, status, error.message)
+        if response is None:
             response = error_response(status, error.code, error.message, **error.extra)
         retry_after = getattr(error, "retry_after_seconds", None)  # ServerBusy, RateLimited
         if retry_after is not None:
@@ -109,8 +114,9 @@ def install_error_handlers(app: FastAPI, render_page_error: object = None) -> No
         message = "; ".join(
             f"{'.'.join(str(p) for p in d['loc'][1:]) or 'body'}: {d['msg']}" for d in details
         ) or "The request is not valid."
-        if wants_page(request):
-            return render_page_error(request, 422, message)  # type: ignore[operator]
+        page = page_error(request, 422, message)
+        if page is not None:
+            return page
         fields = {str(part) for d in details for part in d["loc"]}
         code = "invalid_time_control" if "time_control" in fields else "invalid_request"
         return error_response(422, code, message, errors=details)
@@ -120,9 +126,8 @@ def install_error_handlers(app: FastAPI, render_page_error: object = None) -> No
         message = str(error.detail) if error.detail else "Request failed."
         if status == 400:  # FastAPI's answer to a body it cannot decode (e.g. invalid UTF-8)
             status, message = 422, f"body: {message}"
-        if wants_page(request):
-            response = render_page_error(request, status, message)  # type: ignore[operator]
-        else:
+        response = page_error(request, status, message)
+        if response is None:
             response = error_response(status, HTTP_CODES.get(status, "error"), message)
         for name, value in (error.headers or {}).items():
             response.headers[name] = value
@@ -136,16 +141,18 @@ def install_error_handlers(app: FastAPI, render_page_error: object = None) -> No
         if "NUL" not in str(error.orig):
             return await on_unexpected(request, error)
         message = "Text may not contain NUL characters."
-        if wants_page(request):
-            return render_page_error(request, 422, message)  # type: ignore[operator]
+        page = page_error(request, 422, message)
+        if page is not None:
+            return page
         return error_response(422, "invalid_text", message)
 
     async def on_unexpected(request: Request, error: Exception) -> Response:
         log.exception("unexpected error on %s", request.url.path, exc_info=error)
         return error_response(500, "internal_error", "Something went wrong on our side.")
 
-    app.add_exception_handler(ServiceError, on_service_error)  # type: ignore[arg-type]
-    app.add_exception_handler(RequestValidationError, on_validation_error)  # type: ignore[arg-type]
-    app.add_exception_handler(StarletteHTTPException, on_http_error)  # type: ignore[arg-type]
-    app.add_exception_handler(DataError, on_data_error)  # type: ignore[arg-type]
-    app.add_exception_handler(Exception, on_unexpected)
+    # Any: each handler takes the exception class it is registered for.
+    handlers: dict[type[Exception], Callable[[Request, Any], Awaitable[Response]]] = {
+        ServiceError: on_service_error, RequestValidationError: on_validation_error,
+        StarletteHTTPException: on_http_error, DataError: on_data_error, Exception: on_unexpected}
+    for kind, handler in handlers.items():
+        app.add_exception_handler(kind, handler)

@@ -39,7 +39,7 @@ class MessageDoc(BaseModel):
     model: str = Field(description="Its schema in the OpenAPI components.")
     schema_ref: str
     description: str
-    example: AnyMessage  # type: ignore[valid-type]
+    example: AnyMessage
 
 
 class MessageCatalog(BaseModel):

@@ -139,9 +139,9 @@ async def account_events(app: Any, user: Identity) -> Events:
             while True:
                 source, message = await merged.get()
                 if source == "personal":
-                    event = personal_event(message)
-                    if event is not None:
-                        yield event
+                    found = personal_event(message)
+                    if found is not None:
+                        yield found
                 elif message.get("type") == "change":
                     for event in tracker.events_for(MatchChange.from_json(message["change"])):
                         yield event

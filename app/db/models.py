@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sqlalchemy import (
     JSON,
@@ -14,6 +14,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Table,
     UniqueConstraint,
     false,
 )
@@ -63,6 +64,10 @@ class SeedText(TypeDecorator[int]):
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
     type_annotation_map: ClassVar = {dict[str, Any]: JSON, list[Any]: JSON}
+    if TYPE_CHECKING:
+        # Each model maps one Table (SQLAlchemy types it as any FromClause), so Core statements
+        # (insert/update/delete) take ``Model.__table__``.
+        __table__: ClassVar[Table]
 
 
 class User(Base):

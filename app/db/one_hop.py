@@ -74,7 +74,7 @@ def _closing(endpoint: Callable[..., Any]) -> Callable[..., Any]:
     async def run(*args: Any, **kwargs: Any) -> Any:
         return await asyncio.to_thread(call, *args, **kwargs)
 
-    run._closes_sessions = True  # type: ignore[attr-defined]
+    run._closes_sessions = True  # type: ignore[attr-defined]  # a marker, read by getattr below
     return run
 
 
@@ -93,7 +93,7 @@ def _closing_async(endpoint: Callable[..., Any]) -> Callable[..., Any]:
                 else:
                     session.close()
 
-    run._closes_sessions = True  # type: ignore[attr-defined]
+    run._closes_sessions = True  # type: ignore[attr-defined]  # a marker, read by getattr below
     return run
 
 

@@ -16,13 +16,16 @@ other processes still meet SQLite's own busy handler.
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from pathlib import Path
 from typing import Any
 
 import orjson
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, CursorResult, Engine, create_engine, event
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import ConnectionPoolEntry
 
 POOL_TIMEOUT = 10
 SQLITE_BUSY_SECONDS = 10
@@ -69,7 +72,7 @@ def make_engine(url: str, pool_size: int = 8) -> Engine:
                                                   "timeout": SQLITE_BUSY_SECONDS}, **common)
 
         @event.listens_for(engine, "connect")
-        def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
+        def _sqlite_pragmas(dbapi_connection: sqlite3.Connection, _record: ConnectionPoolEntry) -> None:
             dbapi_connection.isolation_level = None  # we issue BEGIN ourselves, below
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA foreign_keys=ON")
@@ -80,12 +83,12 @@ def make_engine(url: str, pool_size: int = 8) -> Engine:
         turn = WriterTurn(SQLITE_BUSY_SECONDS)
 
         @event.listens_for(engine, "begin")
-        def _begin_immediate(connection) -> None:  # type: ignore[no-untyped-def]
+        def _begin_immediate(connection: Connection) -> None:
             turn.take(connection.info)
             connection.exec_driver_sql("BEGIN IMMEDIATE")
 
         @event.listens_for(engine, "checkin")
-        def _give_back_turn(_dbapi_connection, record) -> None:  # type: ignore[no-untyped-def]
+        def _give_back_turn(_dbapi_connection: DBAPIConnection, record: ConnectionPoolEntry) -> None:
             turn.give_back(record.info)
 
         return engine
@@ -98,3 +101,10 @@ def make_engine(url: str, pool_size: int = 8) -> Engine:
 
 def make_session_factory(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(engine, expire_on_commit=False)
+
+
+def rows_matched(result: object) -> int:
+    """How many rows an UPDATE or DELETE run by ``Session.execute`` matched: that is a
+    ``CursorResult`` at run time, but SQLAlchemy types every ``Session.execute`` as ``Result``."""
+    assert isinstance(result, CursorResult)
+    return result.rowcount

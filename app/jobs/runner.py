@@ -23,6 +23,7 @@ from app.jobs.tournaments import run_tournaments
 from app.match.records import MatchRecord
 from app.realtime.bus import EventBus, publish_match
 from app.realtime.presence import Presence, SharedPresence
+from app.realtime.redis_bus import RedisBus
 from app.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -43,10 +44,9 @@ class BackgroundJobs:
         self.presence = presence
         self.bots: BotRunner | None = None
         self.analysis: AnalysisRunner | None = None
-        client = getattr(bus, "command_client", None)
         self.leader: RedisLeader | SoleLeader
-        if client is not None:
-            self.leader = RedisLeader(lambda: bus.command_client,  # type: ignore[attr-defined]
+        if isinstance(bus, RedisBus):  # several processes: one leader among them
+            self.leader = RedisLeader(lambda: bus.command_client,
                                       f"{settings.redis_prefix}jobs:leader",
                                       settings.leader_ttl_seconds)
         else:
@@ -56,7 +56,8 @@ class BackgroundJobs:
         publish_match(self.bus, record)
 
     async def _count_bot_move(self, match_id: str, ply: int) -> None:
-        client = self.bus.command_client  # type: ignore[attr-defined]
+        assert isinstance(self.bus, RedisBus)  # counted only when the jobs are shared
+        client = self.bus.command_client
         key = bot_count_key(self.settings.redis_prefix, match_id)
         async with client.pipeline(transaction=False) as pipe:
             pipe.hincrby(key, str(ply), 1)

@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import AsyncIterator
+from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -23,8 +25,8 @@ async def run_tournaments(session_factory: sessionmaker[Session], publish_record
                           bus: EventBus, poll_seconds: float = POLL_SECONDS) -> None:
     ended = asyncio.Event()
 
-    async def watch(events: object) -> None:
-        async for message in events:  # type: ignore[attr-defined]
+    async def watch(events: AsyncIterator[dict[str, Any]]) -> None:
+        async for message in events:
             change = message.get("change") or message.get("record") or {}
             if change.get("status") in OVER:  # a public change (or a full record)
                 ended.set()

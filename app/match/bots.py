@@ -66,7 +66,7 @@ def ensure_bot_user(session: Session, level: str) -> User:
 def bot_levels_by_user(session: Session) -> dict[int, str]:
     """Built-in bot user id -> level."""
     rows = session.execute(select(User.id, User.builtin_bot).where(User.builtin_bot.is_not(None)))
-    return {user_id: level for user_id, level in rows}
+    return {user_id: level for user_id, level in rows if level is not None}
 
 
 def seat_bots(matches: MatchService, match_id: str, user: Identity, level: str) -> MatchRecord:

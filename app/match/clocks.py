@@ -12,7 +12,7 @@ and missing it aborts the match (no result, no rating) as on Lichess.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -59,6 +59,17 @@ def parse_time_control(data: TimeControl | dict[str, Any] | None) -> dict[str, A
                 "initial_ms": int(control.minutes * 60_000), "increment_ms": control.increment * 1000}
     assert control.days is not None
     return {"kind": "correspondence", "days": control.days, "per_move_ms": control.days * DAY_MS}
+
+
+class PublicClock(TypedDict):
+    """A clock as clients see it (``public_clock``): in every match payload and clock event."""
+
+    remaining_ms: list[int]  # per seat, as of ``as_of``
+    ticking: int | None  # the seat whose time runs, if any
+    running: bool  # False until every seat has moved once
+    first_move_ms: int | None  # before that: what is left of the first-move deadline
+    as_of: str
+    kind: str  # the time control's kind
 
 
 def _iso(moment: datetime) -> str:
@@ -127,7 +138,7 @@ def berserked(control: dict[str, Any] | None, clock: dict[str, Any] | None,
 
 
 def public_clock(control: dict[str, Any] | None, clock: dict[str, Any] | None,
-                 to_move: int | None, now: datetime) -> dict[str, Any] | None:
+                 to_move: int | None, now: datetime) -> PublicClock | None:
     """What clients see: remaining time per seat as of ``now`` and which clock is ticking."""
     if control is None or clock is None:
         return None

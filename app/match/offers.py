@@ -114,7 +114,9 @@ class OfferService:
                 seats = tuple(range(match.num_seats))
                 result = Result((), (seats,), None, results.DRAW_AGREED).to_json()
             else:
-                result = store.state_of(match).score_now().to_json()  # type: ignore[attr-defined]
+                scored = store.state_of(match).score_now()
+                assert scored is not None  # "end" is only offered in games that score early
+                result = scored.to_json()
                 result["details"] = {**result.get("details", {}), "scored_by": result["reason"]}
                 result["reason"] = results.AGREED_END
             return self.matches.commit(match, {"status": "finished", "result": result,
@@ -150,7 +152,7 @@ class OfferService:
 
         One per game: ``matches.rematch_of`` is unique, so two acceptances racing each other
         cannot both create one (the loser's whole transaction rolls back)."""
-        users = [p.user_id for p in sorted(match.players, key=lambda p: p.seat)]
+        users = [user_id for _seat, user_id in sorted((p.seat, p.user_id) for p in match.players)]
         rotated = users[1:] + users[:1]
         # A fixed deal is played once: its creator knows it, so the rematch is dealt afresh.
         setup = validate_setup(match.game, without_fixed_deal(match.game, match.options),

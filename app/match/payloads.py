@@ -129,7 +129,7 @@ class SeatMessage:
     walk under load (the fan-out's p99 was its full collections)."""
 
     text: str
-    clock: dict[str, Any] | None
+    clock: clocks.PublicClock | None
 
 
 def seat_message(known: Known, seat: int | None) -> SeatMessage:

@@ -9,10 +9,21 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
 from functools import cached_property
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self, TypedDict
 
 from app.db.models import Match
 from games import State, registry
+
+if TYPE_CHECKING:
+    from app.match.store import MatchRow
+
+
+class LastMove(TypedDict):
+    """The latest move of a match, as records, payloads and streams carry it."""
+
+    ply: int
+    seat: int
+    move: str
 
 
 @dataclass(frozen=True)
@@ -39,7 +50,7 @@ class MatchHeader:
     created_at: str
     started_at: str | None = None
     finished_at: str | None = None
-    last_move: dict[str, Any] | None = field(default=None)
+    last_move: LastMove | None = field(default=None)
     rated: bool = False
     time_control: dict[str, Any] | None = None
     clock: dict[str, Any] | None = None
@@ -101,7 +112,7 @@ def iso(moment: datetime | None) -> str | None:
     return None if moment is None else moment.isoformat() + "Z"
 
 
-def record_of(match: Match, last_move: dict[str, Any] | None = None) -> MatchRecord:
+def record_of(match: Match | MatchRow, last_move: LastMove | None = None) -> MatchRecord:
     taken = {p.seat: p for p in match.players}
     seats = []
     for seat in range(match.num_seats):

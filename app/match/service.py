@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Match, MatchPlayer, Move
 from app.match import clocks, results, sealing, store
-from app.match.records import MatchRecord, record_of
+from app.match.records import LastMove, MatchRecord, record_of
 from app.match.store import Publish
 from app.match.warm import WarmMatches, after_commit
 from app.services import why
@@ -131,7 +131,7 @@ class MatchService:
             select(Match).where(Match.status == "active", Match.sealed.is_(False))
             .order_by(Match.updated_at.desc()).limit(limit)))
         started = [m for m in matches if m.ply > 0]
-        last_moves: dict[str, dict[str, Any]] = {}
+        last_moves: dict[str, LastMove] = {}
         if started:  # one query whatever the number of matches
             rows = self.session.scalars(select(Move).join(
                 Match, (Match.id == Move.match_id) & (Match.ply == Move.ply))
@@ -182,7 +182,7 @@ class MatchService:
         options: dict[str, Any] | None = None,
         seat: int | str | None = None,
         players: int | None = None,
-        time_control: dict[str, Any] | None = None,
+        time_control: clocks.TimeControl | dict[str, Any] | None = None,
     ) -> MatchRecord:
         """A new private match with the creator seated; it starts once every seat is taken."""
         setup = validate_setup(game_id, options, players)
@@ -274,10 +274,13 @@ class MatchService:
         rng = random.Random(f"{match.id}:{ply}")  # not the seed: moves made here are public
         active = [s for s in range(match.num_seats) if s not in eliminated]
         queue = list(played)
-        while queue or (automatic := _automatic_move(state, eliminated, len(active), rng)):
+        while True:
             if queue:
                 seat, move = queue.pop(0)
             else:  # a forced move, or a seat that left: the server moves for it
+                automatic = _automatic_move(state, eliminated, len(active), rng)
+                if automatic is None:
+                    break
                 seat, move = automatic
                 state = state.play(move)
             clock, spent = clocks.after_move(match.time_control, clock, seat, state.to_move,

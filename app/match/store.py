@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session, joinedload
 
 from app.db.models import Match, MatchPlayer, Move, User
 from app.match import clocks
-from app.match.records import MatchRecord, iso, record_of
+from app.match.records import LastMove, MatchRecord, iso, record_of
 from app.services.errors import Conflict, Forbidden, NotFound
 from app.services.identity import Identity
 from app.services.ratings import apply_rated_result
@@ -221,7 +221,7 @@ def read(session: Session, match_id: str, *, lock: bool = False) -> MatchRow:
     first = rows[0]
     players = [PlayerRow(row.p_seat, row.p_user_id, row.p_name, row.p_kind, row.p_username,
                          row.p_builtin_bot) for row in rows if row.p_seat is not None]
-    return MatchRow(*first[:_MATCH_FIELDS], players=players)
+    return MatchRow(*first[:_MATCH_FIELDS], players=players)  # type: ignore[misc]  # the star is the columns
 
 
 def load(session: Session, match_id: str, *, lock: bool = False) -> Match:
@@ -277,7 +277,7 @@ def start_if_full(match: Match) -> None:
                                             state_of(match).to_move)
 
 
-def last_move(session: Session, match: AnyMatch) -> dict[str, Any] | None:
+def last_move(session: Session, match: AnyMatch) -> LastMove | None:
     if match.ply == 0:
         return None
     row = session.connection().execute(_LAST_MOVE, {"match_id": match.id, "ply": match.ply}).first()
@@ -306,7 +306,7 @@ def _record_after(before: MatchRecord, values: dict[str, Any],
 
 def commit(session: Session, match: AnyMatch, values: dict[str, Any],
            moves: list[dict[str, Any]] | None = None, *, delete_after_ply: int | None = None,
-           last_move_after: dict[str, Any] | None = None, state: State | None = None
+           last_move_after: LastMove | None = None, state: State | None = None
            ) -> MatchRecord:
     """Apply ``values`` if nobody changed the match since it was read (its version), append
     ``moves`` (dicts of Move columns), rate a rated game that just finished, and commit.
@@ -350,7 +350,7 @@ def commit(session: Session, match: AnyMatch, values: dict[str, Any],
 
 
 def _finish_record(before: MatchRecord, values: dict[str, Any], moves: list[dict[str, Any]] | None,
-                   *, last_move_after: dict[str, Any] | None = None,
+                   *, last_move_after: LastMove | None = None,
                    delete_after_ply: int | None = None, state: State | None = None
                    ) -> MatchRecord:
     """The record after a commit, from the one before and what was written (no re-reading)."""

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 
-Job = Callable[[], Awaitable[None]]
+Job = Callable[[], Coroutine[Any, Any, None]]
 EXPECTED_ENDINGS = (WebSocketDisconnect, RuntimeError, ValueError)
 
 

@@ -45,6 +45,7 @@ from app.http.doors import admit
 from app.http.principal import resolve_principal_async
 from app.http.scopes import READ
 from app.match import sealing
+from app.match.clocks import PublicClock
 from app.match.payloads import Known, seat_message
 from app.match.records import MatchRecord
 from app.match.service import MatchService
@@ -128,7 +129,7 @@ async def play_from_socket(websocket: WebSocket, match_id: str, viewer: Identity
     return {"type": "ack", "id": tag, "ply": record.ply, "version": record.version}
 
 
-def change_events(previous: Known, current: Known, clock: dict[str, Any] | None
+def change_events(previous: Known, current: Known, clock: PublicClock | None
                   ) -> list[dict[str, Any]]:
     """Typed events after a state message (whose clock is ``clock``), for clients that only
     care about one thing."""
@@ -242,9 +243,9 @@ class SocketFeed(Receiver):
             self.seat = seat
             if self.presence is not None and self.connection is not None:
                 self.connection = self.presence.reseat(self.connection, seat)
-        message = seat_message(incoming, self.seat)
-        await websocket.send_text(message.text)
-        for event in change_events(latest, incoming, message.clock):
+        built = seat_message(incoming, self.seat)
+        await websocket.send_text(built.text)
+        for event in change_events(latest, incoming, built.clock):
             await websocket.send_json(event)
 
 

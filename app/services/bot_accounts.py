@@ -65,7 +65,7 @@ def list_bots(session: Session) -> list[dict[str, Any]]:
         select(MatchPlayer.user_id, func.count(func.distinct(MatchPlayer.match_id)))
         .join(Match).where(MatchPlayer.user_id.in_(ids), Match.status == "finished")
         .group_by(MatchPlayer.user_id)).all())
-    rows = [{"id": bot.id, "name": bot.name, "username": bot.username, "kind": bot.kind,
+    rows: list[dict[str, Any]] = [{"id": bot.id, "name": bot.name, "username": bot.username, "kind": bot.kind,
              "builtin_level": bot.builtin_bot, "ratings": ratings[bot.id],
              "games_played": int(played.get(bot.id, 0))} for bot in bots]
     present = {row["builtin_level"] for row in rows}

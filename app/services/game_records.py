@@ -266,7 +266,7 @@ def parse_text(text: str) -> ParsedGame:
         if required not in tags:
             raise GameRecordError(f"the {required} tag is missing")
     body = _COMMENT.sub(" ", "\n".join(lines[index:]))
-    moves = []
+    moves: list[str] = []
     for found in _NUMBERED_MOVE.finditer(body):
         expected = len(moves) + 1
         if int(found["ply"]) != expected:

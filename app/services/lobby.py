@@ -17,6 +17,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from app.db.models import Seek, User, utcnow
+from app.db.session import rows_matched
 from app.match import clocks
 from app.match.bots import ensure_bot_user, level_of
 from app.match.service import MatchService, validate_setup
@@ -112,7 +113,8 @@ class LobbyService:
 
     def create_seek(self, user: Identity, game: str, options: dict[str, Any] | None = None,
                     players: int | None = None, rated: bool = False,
-                    time_control: dict[str, Any] | None = None, seat: int | str = "random",
+                    time_control: clocks.TimeControl | dict[str, Any] | None = None,
+                    seat: int | str = "random",
                     kind: str = "open", target: User | None = None) -> dict[str, Any]:
         setup = validate_setup(game, options, players)
         refuse_secret_options_in_rated(setup.game, setup.options, rated)
@@ -156,7 +158,7 @@ class LobbyService:
             update(Seek).where(Seek.id == seek.id, Seek.version == seek.version,
                                Seek.status == "open").values(**values)
             .execution_options(synchronize_session=False))
-        if updated.rowcount != 1:
+        if rows_matched(updated) != 1:
             self.session.rollback()
             raise Conflict("Someone else answered this seek first.", code="seek_closed")
         self.session.commit()
@@ -221,7 +223,7 @@ class LobbyService:
 
     def challenge(self, user: Identity, target_name: str, game: str,
                   options: dict[str, Any] | None = None, rated: bool = False,
-                  time_control: dict[str, Any] | None = None,
+                  time_control: clocks.TimeControl | dict[str, Any] | None = None,
                   seat: int | str = "random") -> dict[str, Any]:
         """Challenge a named player; ``seat`` is the challenger's (0 = first player, or "random")."""
         level = level_of(target_name)

@@ -75,11 +75,9 @@ def apply_rated_result(session: Session, match: Match) -> dict[int, dict[str, fl
 
 def leaderboard(session: Session, game: str, limit: int = 50) -> list[dict[str, Any]]:
     """Established players (not provisional) first by conservative skill (mu - 3 sigma)."""
-    rows = session.execute(
+    rows = sorted(session.execute(
         select(Rating, User).join(User, User.id == Rating.user_id).where(Rating.game == game)
-    ).all()
-    rows.sort(key=lambda row: (row[0].games < PROVISIONAL_GAMES,
-                               -(row[0].mu - 3 * row[0].sigma)))
+    ).all(), key=lambda row: (row[0].games < PROVISIONAL_GAMES, -(row[0].mu - 3 * row[0].sigma)))
     return [
         {"rank": index, "user": {"id": user.id, "name": user.name, "username": user.username,
                                  "kind": user.kind},

@@ -26,6 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import Match, Move
+from app.db.session import rows_matched
 from app.match import clocks, sealing, store
 from app.match.service import MatchService, MatchSetup, Publish, new_seed, validate_setup
 from app.timesource import now
@@ -84,7 +85,7 @@ class Scheduler:
                                      Tournament.version == tournament.version)
             .values(version=tournament.version + 1, **values)
             .execution_options(synchronize_session=False))
-        if done.rowcount != 1:
+        if rows_matched(done) != 1:
             self.session.rollback()
             return False
         tournament.version += 1
@@ -179,12 +180,12 @@ class Scheduler:
         history = self._arena_history(tournament) if tournament.kind == "arena" else {}
         moved = self._moves_by_seat([m.id for g, m in playing
                                      if any(s.berserk for s in g.seats)])
-        ending = tournament.kind == "arena" and tournament.ends_at is not None
+        ends_at = tournament.ends_at if tournament.kind == "arena" else None
         absent: set[int] = set()
         for game, match in playing:
             if tournament.kind == "arena":
                 absent |= {s.user_id for s in game.seats if s.seat == missed_first_move(match)}
-            if ending and match.finished_at is not None and match.finished_at > tournament.ends_at:
+            if ends_at is not None and match.finished_at is not None and match.finished_at > ends_at:
                 game.status = "void"
                 continue
             _score(tournament.kind, game, match, history, moved.get(match.id, {}))
@@ -281,14 +282,14 @@ class Scheduler:
                 if seat.seat is not None:
                     seats_taken[seat.user_id].append(seat.seat)
         ranked = sorted(active, key=lambda e: (-points[e.user_id], -e.rating, e.id))
-        game = registry.get(tournament.game)
-        deal = game.draw_deal(new_seed())
+        rules = registry.get(tournament.game)
+        deal = rules.draw_deal(new_seed())
         assert deal is not None, "duplicate tournaments are only created for games with deals"
-        sizes = game.table_sizes(len(ranked))
+        sizes = rules.table_sizes(len(ranked))
         for board, table in enumerate(pairing.duplicate_tables([e.user_id for e in ranked], sizes),
                                       start=1):
             order = pairing.seat_table(table, seats_taken)
-            setup = self._setup(tournament, len(order), game.deal_for_players(deal, len(order)))
+            setup = self._setup(tournament, len(order), rules.deal_for_players(deal, len(order)))
             self._new_game(tournament, number, board, order, [number] * len(order), setup)
         return deal
 
@@ -339,7 +340,7 @@ class Scheduler:
 def _score(kind: str, game: TournamentGame, match: Match, history: dict[int, list[float]],
            moves: dict[int, int] | None = None) -> None:
     """Results and points of a game whose match ended (``moves``: each seat's move count)."""
-    seats = {s.seat: s for s in game.seats}
+    seats = {s.seat: s for s in game.seats if s.seat is not None}  # only a bye has no seat
     result = match.result or {}
     if match.status != "finished" or not result:
         for seat in game.seats:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import secrets
 import string
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -112,8 +112,9 @@ class TournamentService:
                           code="secret_options_in_tournament")
         control = clocks.parse_time_control(time_control)
         start = starts_at or now()
-        if start.tzinfo is not None:
-            start = (start - start.utcoffset()).replace(tzinfo=None)  # type: ignore[operator]
+        offset = start.utcoffset()  # None for a naive time, taken as UTC
+        if offset is not None:
+            start = (start - offset).replace(tzinfo=None)
         if start < now() - timedelta(minutes=5):
             raise Invalid("The start time has passed.", code="start_in_past")
         ends_at = None
@@ -279,7 +280,7 @@ class TournamentService:
                 item["players"] = counts.get(item["id"], 0)
         return out
 
-    def _entrant_counts(self, ids: list[str]) -> dict[str, int]:
+    def _entrant_counts(self, ids: Sequence[str]) -> dict[str, int]:  # ``list`` is a method here
         counts: dict[str, int] = defaultdict(int)
         if ids:
             for tid in self.session.scalars(select(TournamentEntry.tournament_id).where(

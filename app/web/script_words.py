@@ -9,7 +9,7 @@ its scripts use: the site's scripts (static/js) and the asset folders of the gam
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
 
@@ -25,8 +25,10 @@ KEYWORDS = {"t": None, "N_": None}
 def _msgids(path: Path) -> list[str]:
     with path.open("rb") as handle:
         found = extract_javascript(handle, KEYWORDS, [], {"parse_template_string": True})
-        # t("…", {values}) comes back as (msgid, None): the msgid is the first part
-        firsts = (m[0] if isinstance(m, tuple) else m for _line, _func, m, _comments in found)
+        # Items are (line, function, message(s), comments) (Babel types them as extract()'s
+        # items); t("…", {values}) comes back as (msgid, None): the msgid is the first part.
+        messages: Iterator[object] = (item[2] for item in found)
+        firsts = (m[0] if isinstance(m, tuple) else m for m in messages)
         return [message for message in firsts if isinstance(message, str)]
 
 

@@ -16,7 +16,8 @@ from games import registry
 
 templates = Jinja2Templates(directory=str(PROJECT_ROOT / "templates"))
 templates.env.add_extension("jinja2.ext.i18n")
-templates.env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
+templates.env.install_gettext_callables(  # type: ignore[attr-defined]  # added by ext.i18n at run time
+    i18n.gettext, i18n.ngettext, newstyle=True)
 
 
 def _to_json_script(value: Any) -> Markup:

@@ -79,4 +79,4 @@ def _visits(node: Node | None) -> int:
 
 def _proven_best(root: Node, mover: int) -> str:
     proven = {m: c.proven for m, c in root.children.items() if c.proven is not None}
-    return max(proven, key=lambda m: (proven[m][mover], root.children[m].visits))  # type: ignore[index]
+    return max(proven, key=lambda m: (proven[m][mover], root.children[m].visits))

@@ -9,6 +9,9 @@ from __future__ import annotations
 SIZES = (5, 6, 7)
 FILES = "abcdefg"
 
+Heights = list[int] | tuple[int, ...]
+Neighbours = tuple[tuple[int, ...], ...]
+
 
 def _neighbours(size: int) -> tuple[tuple[int, ...], ...]:
     table = []
@@ -45,7 +48,7 @@ NAMES = {
 INDEX = {size: {name: i for i, name in enumerate(NAMES[size])} for size in SIZES}
 
 
-def descent_set(heights: list[int] | tuple[int, ...], size: int) -> list[bool]:
+def descent_set(heights: Heights, size: int) -> list[bool]:
     """Which squares have a descent to the bottom level, by one reverse search from the bottom.
 
     A step s -> t is allowed when h(t) is h(s) or h(s) - 1, so walking it backwards from t reaches
@@ -67,7 +70,7 @@ def descent_set(heights: list[int] | tuple[int, ...], size: int) -> list[bool]:
     return reached
 
 
-def staircase_squares(heights: list[int] | tuple[int, ...], size: int) -> list[int]:
+def staircase_squares(heights: Heights, size: int) -> list[int]:
     """Squares (ascending index) where a normal placement obeys the staircase principle.
 
     Before: the square is in the descent set. After: see :func:`_descends_after`, which settles
@@ -89,13 +92,15 @@ def staircase_squares(heights: list[int] | tuple[int, ...], size: int) -> list[i
     return legal
 
 
-def _is_exit(x: int, heights, reached: list[bool], neighbours) -> bool:
+def _is_exit(x: int, heights: Heights, reached: list[bool], neighbours: Neighbours) -> bool:
     """Whether x steps straight down onto a square with a descent (that path stays below x)."""
     below = heights[x] - 1
     return any(heights[y] == below and reached[y] for y in neighbours[x])
 
 
-def _descends_after(s: int, h: int, heights, bottom: int, reached: list[bool], neighbours) -> bool:
+def _descends_after(
+    s: int, h: int, heights: Heights, bottom: int, reached: list[bool], neighbours: Neighbours
+) -> bool:
     """Whether s, raised to h + 1, still has a descent when the bottom level stays ``bottom``.
 
     A shortest descent never revisits s, so it leaves s to a neighbour at h or h + 1 and then uses
@@ -118,7 +123,7 @@ def _descends_after(s: int, h: int, heights, bottom: int, reached: list[bool], n
     return _search_after(s, h, heights, bottom, neighbours)
 
 
-def _search_after(s: int, h: int, heights, bottom: int, neighbours) -> bool:
+def _search_after(s: int, h: int, heights: Heights, bottom: int, neighbours: Neighbours) -> bool:
     """The exhaustive after-check: a depth-first descent from s (now h + 1) avoiding s itself."""
     seen = {s}
     stack = []

@@ -28,7 +28,9 @@ class ScalasOptions(GameOptions):
     size: Literal[5, 6, 7] = 5
 
 
-def _restricted(squares: list[int], heights: tuple[int, ...], hands, seat: int) -> list[int]:
+def _restricted(
+    squares: list[int], heights: tuple[int, ...], hands: tuple[int, int], seat: int
+) -> list[int]:
     """Normal placements of ``seat``: never on an empty square once the other hand is empty."""
     if hands[1 - seat]:
         return squares
@@ -372,7 +374,9 @@ class ScalasGame(Game):
         self, players: int = 2, options: dict[str, Any] | None = None, seed: int = 0
     ) -> ScalasState:
         self.check_players(players)
-        size = self.parse_options(options).size  # type: ignore[attr-defined]
+        parsed = self.parse_options(options)
+        assert isinstance(parsed, ScalasOptions)
+        size = parsed.size
         cells = size * size
         return ScalasState(size, ("",) * cells, (0,) * cells, (CUBES[size], CUBES[size]), 0)
 

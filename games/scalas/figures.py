@@ -9,6 +9,7 @@ orange: forced targets), ``pair`` (the two equal squares that create them, joine
 from __future__ import annotations
 
 from itertools import pairwise
+from typing import Any
 
 from games.figures import Diagram
 from games.figures_svg import FOCUS, MUTED, NO, OK, arrow, cross, el, markers, svg, text
@@ -25,7 +26,9 @@ WORDS = {
 }
 
 
-def _board(view: dict, x0: float, size: int, marks: dict, prefix: str, after: bool) -> list[str]:
+def _board(
+    view: dict[str, Any], x0: float, size: int, marks: dict[str, Any], prefix: str, after: bool
+) -> list[str]:
     def centre(name: str) -> tuple[float, float]:
         file, rank = FILES.index(name[0]), int(name[1:]) - 1
         return x0 + file * CELL + CELL / 2, TOP + (size - 1 - rank) * CELL + CELL / 2

@@ -393,7 +393,8 @@ class SightGame(Game):
     ) -> SightState:
         self.check_players(players)
         parsed = self.parse_options(options)
-        return SightState((0,) * POINT_COUNT, 0, 0, parsed.priority, None, ())  # type: ignore[attr-defined]
+        assert isinstance(parsed, SightOptions)
+        return SightState((0,) * POINT_COUNT, 0, 0, parsed.priority, None, ())
 
     def from_json(self, data: dict[str, Any]) -> SightState:
         board = tuple(int(h) for h in data["board"])
@@ -402,7 +403,9 @@ class SightGame(Game):
         turn = int(data["turn"])
         if turn not in (0, 1):
             raise ValueError(f"turn must be 0 or 1, not {turn}")
-        priority = self.parse_options(data.get("options")).priority  # type: ignore[attr-defined]
+        parsed = self.parse_options(data.get("options"))
+        assert isinstance(parsed, SightOptions)
+        priority = parsed.priority
         grown = tuple(POINT_INDEX[name] for name in data.get("last_grown", []))
         return SightState(
             board, turn, int(data.get("ply", 0)), priority, data.get("last_move"), grown

@@ -188,10 +188,10 @@ class StairsState(PublicState):
         if action == SWAP:
             swapped = (self._seat_colours[1], self._seat_colours[0])
             return self._next(self._board, self._colour, swapped, SWAP)
-        return self._move_piece(*action)  # type: ignore[misc]
+        return self._move_piece(*action)
 
     def _next(
-        self, board: tuple, colour: int, seat_colours: tuple[int, int], move: str
+        self, board: tuple[tuple[int, ...], ...], colour: int, seat_colours: tuple[int, int], move: str
     ) -> StairsState:
         """A state after a pass or swap: the pieces stay where they are."""
         return StairsState(
@@ -408,7 +408,7 @@ class StairsState(PublicState):
             "must_pass": PASS in actions,
             "can_swap": SWAP in actions,
             "last_move": self._last_move,
-            "last_marks": self._last_move.split("-") if "-" in (self._last_move or "") else [],
+            "last_marks": (self._last_move or "").split("-") if "-" in (self._last_move or "") else [],
             "ply": self._ply,
             "max_height": top,
             "max_height_counts": [holders[c] for c in self._seat_colours],
@@ -462,17 +462,19 @@ class StairsGame(Game):
         board = tuple(tuple(LETTER_COLOURS[letter] for letter in stack) for stack in data["board"])
         if len(board) != SIZE * SIZE:
             raise ValueError(f"a Stairs board has {SIZE * SIZE} stacks, not {len(board)}")
-        seat_colours = tuple(colour_of[name] for name in data["seat_colours"])
-        arrivals = tuple(
-            tuple(tuple(plies) for plies in data["arrivals"][name]) for name in COLOUR_NAMES
-        )
+        first, second = data["seat_colours"]
+
+        def arrivals_of(name: str) -> tuple[tuple[int, ...], ...]:
+            return tuple(tuple(plies) for plies in data["arrivals"][name])
+
+        light, dark = COLOUR_NAMES
         return StairsState(
             board,
             colour_of[data["colour_to_move"]],
-            seat_colours,  # type: ignore[arg-type]
+            (colour_of[first], colour_of[second]),
             data["ply"],
             data["last_move"],
-            arrivals,  # type: ignore[arg-type]
+            (arrivals_of(light), arrivals_of(dark)),
             bool(data["options"]["swap"]),
         )
 

@@ -52,8 +52,8 @@ def draw(diagram: Diagram, language: str) -> str:
     parts = [markers(prefix)]
     for square in view["squares"]:
         file, rank = FILES.index(square[0]), int(square[1:]) - 1
-        x, y = LEFT + file * CELL, TOP + (SIZE - 1 - rank) * CELL
-        parts.append(el("rect", x=x, y=y, width=CELL, height=CELL, fill=SQUARE[(file + rank + 1) % 2]))
+        left, top = LEFT + file * CELL, TOP + (SIZE - 1 - rank) * CELL
+        parts.append(el("rect", x=left, y=top, width=CELL, height=CELL, fill=SQUARE[(file + rank + 1) % 2]))
     for square in marks.get("top", []):
         parts.append(_outline(square, FOCUS))
     for square in marks.get("movable", []):

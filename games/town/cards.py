@@ -24,7 +24,8 @@ ACTION_ORDER: tuple[str, ...] = ("UR", "UL", "straight", "rev")
 
 
 def _load() -> dict[str, Any]:
-    return json.loads(Path(__file__).with_name("cards.json").read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads(Path(__file__).with_name("cards.json").read_text(encoding="utf-8"))
+    return data
 
 
 def _check(data: dict[str, Any]) -> None:

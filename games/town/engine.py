@@ -196,7 +196,7 @@ class TownState(State):
         self._ply: int = data["ply"]
         self._path_deck: tuple[str, ...] = tuple(data["path_deck"])
         self._event_deck: tuple[str, ...] = tuple(data["event_deck"])
-        self._offer: tuple[str | None, str | None] = tuple(data["offer"])  # type: ignore[assignment]
+        self._offer: tuple[str | None, str | None] = tuple(data["offer"])
         self._start: tuple[int, ...] = tuple(data["start_cards"])
         self._grid: tuple[str | None, ...] = tuple(data["grid"])
         self._lighthouse: int | None = data["lighthouse"]
@@ -444,6 +444,8 @@ class TownState(State):
         return fitting(empties), True
 
     def _place(self, move: str) -> TownState:
+        seat = self._turn
+        assert seat is not None
         card, _, slot = move.partition("@")
         nxt = self._copy()
         grid = list(self._grid)
@@ -455,10 +457,10 @@ class TownState(State):
         else:
             nxt._offer = (self._offer[0], self._event_deck[0] if self._event_deck else None)
             nxt._event_deck = self._event_deck[1:]
-        nxt._last_move = {"seat": self._turn, "move": move}
+        nxt._last_move = {"seat": seat, "move": move}
         nxt._ply = self._ply + 1
         if None in grid:
-            nxt._turn = (self._turn + 1) % self._n  # type: ignore[operator]
+            nxt._turn = (seat + 1) % self._n
         else:
             nxt._lighthouse = LIGHTHOUSE_COLUMN
             nxt._phase = "walk"

@@ -173,8 +173,10 @@ def draw(diagram: Diagram, language: str) -> str:
 def _walk(view: dict[str, Any], seat: int) -> list[str]:
     """The seat's walk: a line through the cards it entered and a number on each."""
     colour = SEAT[view["colours"][seat]]
-    points = []
+    points: list[tuple[float, float]] = []
     visits: dict[tuple[int, int], int] = {}
+    x: float
+    y: float
     for step in view["walks"][seat]:
         col, row = step["col"], step["row"]
         if row == 0:

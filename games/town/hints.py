@@ -15,6 +15,9 @@ only reads a position's grid, the mover's start card and colour, and the rules v
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from games.town.cards import INTERESTS, SUNSET
 from games.town.walk import CLIMBS, HEIGHT, RIGHT, WIDTH, Walker
 
@@ -114,7 +117,7 @@ def placement_scores(grid: tuple[str | None, ...], version: int, seat: int, star
 
 
 def choice_values(grid: tuple[str | None, ...], version: int, seat: int,
-                  steps: tuple[dict, ...], diary: tuple[str, ...],
+                  steps: Sequence[Mapping[str, Any]], diary: tuple[str, ...],
                   choices: tuple[str, ...] | list[str]) -> list[float]:
     """For each walk choice pending at the end of ``steps`` (the walker's steps so far, as the
     engine records them; ``diary`` what it has collected), the best diary score the walk can

@@ -14,6 +14,7 @@ from app.match.records import MatchHeader
 from app.realtime.bus import LIVE_CHANNEL
 from app.realtime.connection import drain_client, run_jobs
 from app.realtime.match_feed import shared_matches
+from app.realtime.socket_door import accept, entered
 from app.services.ratings import seat_ratings
 
 router = APIRouter()
@@ -40,8 +41,15 @@ async def seat_ratings_of(websocket: WebSocket, record: MatchHeader) -> dict[int
 
 @router.websocket("/api/v1/live/ws", dependencies=[Depends(declared(PUBLIC))])
 async def live_socket(websocket: WebSocket) -> None:
+    async with entered(websocket, PUBLIC) as live:
+        if live is not None:
+            await _forward_changes(websocket)
+
+
+async def _forward_changes(websocket: WebSocket) -> None:
     async with websocket.app.state.bus.subscribe(LIVE_CHANNEL) as events:
-        await websocket.accept()
+        if not await accept(websocket):
+            return
 
         async def forward_changes() -> None:
             async for message in events:

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -48,8 +49,9 @@ def redis_url(tmp_path: Path) -> Iterator[str]:
         process.wait(timeout=10)
 
 
-def test_a_revoked_token_fails_on_the_other_instance_within_a_second(
-        tmp_path: Path, redis_url: str) -> None:
+@contextmanager
+def two_instances(tmp_path: Path, redis_url: str) -> Iterator[tuple[str, str]]:
+    """Two servers on one SQLite file and one Redis."""
     database = f"sqlite:///{tmp_path / 'shared.db'}"
     upgrade(database)
     settings = {"STEPWELL_REDIS_URL": redis_url, "STEPWELL_BOTS_ENABLED": "false",
@@ -58,6 +60,12 @@ def test_a_revoked_token_fails_on_the_other_instance_within_a_second(
     (tmp_path / "b").mkdir()
     with live_server(tmp_path / "a", **settings) as first, \
             live_server(tmp_path / "b", **settings) as second:
+        yield first, second
+
+
+def test_a_revoked_token_fails_on_the_other_instance_within_a_second(
+        tmp_path: Path, redis_url: str) -> None:
+    with two_instances(tmp_path, redis_url) as (first, second):
         owner = account(first, "owner")
         delays = []
         for _ in range(5):
@@ -80,14 +88,7 @@ def test_revocation_and_logout_on_one_instance_end_connections_on_the_other(
         tmp_path: Path, redis_url: str) -> None:
     """A token revoked on A closes its socket and ends its stream on B; a browser logging out on
     A loses its socket on B (4401, ``credential_ended``), each within a second."""
-    database = f"sqlite:///{tmp_path / 'shared.db'}"
-    upgrade(database)
-    settings = {"STEPWELL_REDIS_URL": redis_url, "STEPWELL_BOTS_ENABLED": "false",
-                "STEPWELL_DATABASE_URL": database}
-    (tmp_path / "a").mkdir()
-    (tmp_path / "b").mkdir()
-    with live_server(tmp_path / "a", **settings) as first, \
-            live_server(tmp_path / "b", **settings) as second:
+    with two_instances(tmp_path, redis_url) as (first, second):
         owner = account(first, "owner")
         delays: dict[str, list[float]] = {}
         for _ in range(3):

@@ -30,7 +30,7 @@ from app.match.records import MatchRecord
 from app.match.service import MatchService
 from app.realtime.bus import LIVE_CHANNEL
 from app.realtime.chat_feed import visible_line
-from app.realtime.connection import run_jobs
+from app.realtime.connection import answer_pings, run_jobs
 from app.realtime.match_feed import MatchFeed, shared_matches
 from app.realtime.socket_door import accept, entered, refuse
 from app.services.identity import Identity
@@ -200,13 +200,7 @@ async def _send_account_events(websocket: WebSocket, user: Identity) -> None:
         async for event in account_events(websocket.app, user):
             await websocket.send_json(event)
 
-    async def answer() -> None:
-        while True:
-            message = await websocket.receive_json()
-            if isinstance(message, dict) and message.get("type") == "ping":
-                await websocket.send_json({"type": "pong"})
-
-    await run_jobs(websocket, forward, answer)
+    await run_jobs(websocket, forward, lambda: answer_pings(websocket))
 
 
 # -- one match -----------------------------------------------------------------------------------

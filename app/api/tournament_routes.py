@@ -17,7 +17,7 @@ from app.db.one_hop import OneHopRoute
 from app.http.doors import Challenger, Player, PublicDoor, Reader, declared
 from app.http.scopes import PUBLIC
 from app.ratelimit import rate_limit
-from app.realtime.connection import run_jobs
+from app.realtime.connection import answer_pings, run_jobs
 from app.realtime.socket_door import accept, entered
 from app.tournaments.service import (
     LIST_CHANNEL,
@@ -236,13 +236,7 @@ async def _forward_changes(websocket: WebSocket, channel: str) -> None:
             async for message in changes:
                 await websocket.send_json(message)
 
-        async def answer() -> None:
-            while True:
-                message = await websocket.receive_json()
-                if isinstance(message, dict) and message.get("type") == "ping":
-                    await websocket.send_json({"type": "pong"})
-
-        await run_jobs(websocket, forward, answer)
+        await run_jobs(websocket, forward, lambda: answer_pings(websocket))
 
 
 @router.websocket("/tournaments/ws", dependencies=[Depends(declared(PUBLIC))])

@@ -1,4 +1,5 @@
-"""WS /api/v1/live/ws: every change to any match, as the public view, for the Watch page."""
+"""WS /api/v1/live/ws: every change to any match, as the public view, for the Watch page.
+Send ``{"type": "ping"}`` to get ``{"type": "pong"}``."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from app.http.scopes import PUBLIC
 from app.match.payloads import live_item
 from app.match.records import MatchHeader
 from app.realtime.bus import LIVE_CHANNEL
-from app.realtime.connection import drain_client, run_jobs
+from app.realtime.connection import answer_pings, run_jobs
 from app.realtime.match_feed import shared_matches
 from app.realtime.socket_door import accept, entered
 from app.services.ratings import seat_ratings
@@ -63,4 +64,4 @@ async def _forward_changes(websocket: WebSocket) -> None:
                 await websocket.send_json({"type": "match", **live_item(
                     record, rated, counts.get(record.id, 0))})
 
-        await run_jobs(websocket, forward_changes, lambda: drain_client(websocket))
+        await run_jobs(websocket, forward_changes, lambda: answer_pings(websocket))

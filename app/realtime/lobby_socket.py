@@ -12,7 +12,7 @@ from fastapi import APIRouter, Depends, WebSocket
 from app.http.doors import declared
 from app.http.scopes import READ
 from app.match.service import MatchService
-from app.realtime.connection import run_jobs
+from app.realtime.connection import answer_pings, run_jobs
 from app.realtime.socket_door import accept, entered
 from app.services.lobby import LOBBY_CHANNEL, LobbyService, user_channel
 
@@ -59,10 +59,4 @@ async def lobby_socket(websocket: WebSocket) -> None:
             async for message in personal:
                 await websocket.send_json(message)
 
-        async def answer_client() -> None:
-            while True:
-                message = await websocket.receive_json()
-                if isinstance(message, dict) and message.get("type") == "ping":
-                    await websocket.send_json({"type": "pong"})
-
-        await run_jobs(websocket, forward_lobby, forward_personal, answer_client)
+        await run_jobs(websocket, forward_lobby, forward_personal, lambda: answer_pings(websocket))

@@ -58,12 +58,15 @@ def _url(transport: str, match_id: str, token: str) -> str:
 
 
 def _refused(client: TestClient, url: str, **headers: str) -> tuple[int, list[dict[str, Any]]]:
-    """The close code of a socket the server refuses, and the messages it sent first."""
+    """The close code of a socket the server refuses, and the messages it sent first (a socket
+    that answers a ping was not refused: the test fails rather than waits)."""
     sent: list[dict[str, Any]] = []
     with pytest.raises(WebSocketDisconnect) as closed, \
             client.websocket_connect(url, headers=headers) as ws:
+        ws.send_json({"type": "ping"})
         while True:
             sent.append(ws.receive_json())
+            assert sent[-1]["type"] != "pong", f"{url} was opened: {sent}"
     return closed.value.code, sent
 
 
@@ -106,8 +109,8 @@ def test_a_read_only_token_cannot_move_over_the_socket(client: TestClient) -> No
         state = _next_of(ws, "state")
         assert state["your_seat"] == 0 and state["legal_moves"]
         ws.send_json({"type": "move", "move": state["legal_moves"][0], "ply": 0, "id": "m1"})
-        reply = _next_of(ws, "error")
-        assert (reply["code"], reply["id"]) == ("missing_scope", "m1")
+        reply = _next_of(ws, "error", "ack")
+        assert (reply["type"], reply["code"], reply["id"]) == ("error", "missing_scope", "m1")
     assert client.get(f"/api/v1/matches/{match['id']}/moves").json() == []
     player = _token(make_token(client, owner, ["read", "play"]))
     with client.websocket_connect(_url("match", match["id"], player)) as ws:
@@ -147,8 +150,8 @@ def test_a_token_holds_a_limited_number_of_sockets(client: TestClient, guest: di
         assert _next_of(ws, "seeks"), "a closed socket frees its place"
 
 
-def _next_of(ws: Any, kind: str) -> dict[str, Any]:
+def _next_of(ws: Any, *kinds: str) -> dict[str, Any]:
     while True:
         message = ws.receive_json()
-        if message.get("type") == kind:
+        if message.get("type") in kinds:
             return message  # type: ignore[no-any-return]

@@ -8,16 +8,16 @@ instance, the announcing one included; and a token's expiry, by a timer. ``forge
 rename, an upgrade) only refreshes caches and ends nothing. Anonymous connections never end here.
 
 Sockets close with :data:`CLOSE_CREDENTIAL_ENDED` after an error message; streams end.
-One token may hold at most ``max_per_token`` connections at a time on this instance (more:
-429 ``rate_limited``, a socket closes with :data:`CLOSE_TOO_MANY`).
+One token may hold at most ``max_per_token`` connections at a time (more: 429 ``rate_limited``,
+a socket closes with :data:`CLOSE_TOO_MANY`). The count is per instance: behind a load balancer
+spreading N instances, a token may hold up to N times as many.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,17 +100,6 @@ class LiveConnections:
                            (principal.user.id, self._by_user)):
             if key is not None:
                 _discard(index, key, live)
-
-    @contextlib.contextmanager
-    def holding(self, principal: Principal, end: Callable[[Reason], None]) -> Iterator[Live]:
-        live = self.open(principal, end)
-        try:
-            yield live
-        finally:
-            self.close(live)
-
-    def count(self, token_hash: str) -> int:
-        return len(self._by_token.get(token_hash, ()))
 
     def apply(self, message: dict[str, Any]) -> int:
         """An identity change announced on ``AUTH_CHANNEL``; returns how many connections

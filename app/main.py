@@ -24,12 +24,14 @@ from app.api.tournament_routes import router as tournament_router
 from app.db.one_hop import AdmissionLimit, limit_worker_threads
 from app.db.session import make_engine, make_session_factory
 from app.http.identity_cache import AUTH_CHANNEL, IdentityCache
+from app.http.live_connections import LiveConnections
 from app.jobs.runner import BackgroundJobs
 from app.match.warm import WarmMatches
 from app.realtime.bus import InProcessBus
 from app.realtime.live_socket import router as live_socket_router
 from app.realtime.lobby_socket import router as lobby_socket_router
 from app.realtime.match_socket import MatchSockets
+from app.realtime.match_socket import router as match_socket_router
 from app.realtime.presence import Presence, SharedPresence
 from app.realtime.redis_bus import RedisBus
 from app.settings import PROJECT_ROOT, Settings
@@ -100,6 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                      else InProcessBus())
     app.state.identities = IdentityCache(app.state.session_factory,
                                          lambda message: app.state.bus.publish(AUTH_CHANNEL, message))
+    app.state.live_connections = LiveConnections(settings.max_streams_per_token)
 
     if settings.redis_url:
         bus = app.state.bus
@@ -111,10 +114,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.jobs = None
 
     async def apply_identity_changes() -> None:
-        """Revoked tokens and changed users, announced by any instance, leave this one's cache."""
+        """Revoked tokens, ended sessions and changed users, announced by any instance, leave
+        this one's cache, and the live connections that used an ended credential end."""
         async with app.state.bus.subscribe(AUTH_CHANNEL) as changes:
             async for message in changes:
                 app.state.identities.apply(message)
+                app.state.live_connections.apply(message)
 
     app.add_middleware(i18n.LanguageMiddleware)
     sessions: SessionOptions = {
@@ -129,6 +134,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(tournament_router)
     app.include_router(lobby_socket_router)
     app.include_router(live_socket_router)
+    app.include_router(match_socket_router)  # listed only: MatchSockets serves it
     app.include_router(page_router)
     app.include_router(account_page_router)
     app.include_router(tournament_page_router)

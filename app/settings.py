@@ -64,7 +64,12 @@ class Settings(BaseSettings):
     max_pending_requests: int = 512
     """HTTP requests in flight per process beyond which the server answers 503 at once."""
     trusted_origins: list[str] = []
-    """Other origins whose pages may open cookie-authenticated sockets (same-site always may)."""
+    """Other origins whose pages may open websockets (same-site always may; a client that sends
+    no Origin is not a browser and is not checked)."""
+    max_streams_per_token: int = 8
+    """Open NDJSON streams and websockets one token may hold at a time on one instance (more:
+    429 ``rate_limited``, a socket closes with 4429); browser sessions and anonymous callers
+    are not counted."""
     secure_cookies: bool = False
     """Set true behind HTTPS so the session cookie is never sent in clear."""
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request, WebSocket
@@ -21,9 +21,8 @@ from fastapi.responses import StreamingResponse
 
 from app.api.messages import PROTOCOL_VERSION
 from app.db.one_hop import OneHopRoute
-from app.http.credentials import bearer_token
-from app.http.doors import Reader, SignedInReader, admit, declared
-from app.http.principal import resolve_principal, resolve_principal_async
+from app.http.doors import Reader, SignedInReader, declared, principal_of
+from app.http.live_connections import CLOSE_CREDENTIAL_ENDED, live_connections
 from app.http.scopes import READ
 from app.match import sealing
 from app.match.payloads import MatchChange
@@ -31,9 +30,9 @@ from app.match.records import MatchRecord
 from app.match.service import MatchService
 from app.realtime.bus import LIVE_CHANNEL
 from app.realtime.chat_feed import visible_line
-from app.realtime.connection import run_jobs
+from app.realtime.connection import answer_pings, run_jobs
 from app.realtime.match_feed import MatchFeed, shared_matches
-from app.services.errors import Unauthenticated
+from app.realtime.socket_door import accept, entered, refuse
 from app.services.identity import Identity
 from app.services.lobby import LobbyService, user_channel
 from app.services.profiles import games_in_play
@@ -43,16 +42,32 @@ from app.timesource import now
 router = APIRouter(route_class=OneHopRoute, tags=["streams"])
 
 KEEPALIVE_SECONDS = 6.0
+QUEUE_SIZE = 256
 NDJSON = "application/x-ndjson"
 Events = AsyncIterator[dict[str, Any]]
 
 
+class LiveStream(StreamingResponse):
+    """An NDJSON response that leaves the live-connection registry when it ends, however it
+    ends (even if the client went away before the first line)."""
+
+    def __init__(self, lines: AsyncIterator[bytes], release: Callable[[], None]) -> None:
+        super().__init__(lines, media_type=NDJSON,
+                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        self.release = release
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.release()
+
+
 async def _ndjson(events: Callable[[], Events], keepalive: float,
-                 still_allowed: Callable[[], Awaitable[bool]]) -> AsyncIterator[bytes]:
+                  queue: asyncio.Queue[tuple[str, Any]]) -> AsyncIterator[bytes]:
     """Lines of JSON from ``events`` (run in its own task), an empty line after each quiet
-    ``keepalive`` seconds; the stream ends when ``still_allowed`` says no (a revoked token),
-    and the producer is cancelled when the client goes away."""
-    queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue(256)
+    ``keepalive`` seconds; the stream ends when an ``end`` item arrives (the credential ended,
+    or the events did), and the producer is cancelled when the client goes away."""
 
     async def produce() -> None:
         try:
@@ -68,8 +83,6 @@ async def _ndjson(events: Callable[[], Events], keepalive: float,
             try:
                 kind, item = await asyncio.wait_for(queue.get(), keepalive)
             except TimeoutError:
-                if not await still_allowed():
-                    return
                 yield b"\n"
                 continue
             if kind == "end":
@@ -83,22 +96,26 @@ async def _ndjson(events: Callable[[], Events], keepalive: float,
             await producer
 
 
-async def _token_still_valid(request: Request) -> bool:
-    """Whether the stream's bearer token still works (checked at each keep-alive)."""
-    if bearer_token(request) is None:
-        return True
-    try:
-        principal = await resolve_principal_async(request)  # the identity cache: no query
-        return not principal.expired()
-    except Unauthenticated:
-        return False
+def _end_now(queue: asyncio.Queue[tuple[str, Any]]) -> Callable[[str], None]:
+    """The registry's way to end a stream: the events not yet sent are dropped (the caller may
+    no longer read them) and the reader meets ``end`` next."""
+
+    def end(reason: str) -> None:
+        while not queue.empty():
+            queue.get_nowait()
+        queue.put_nowait(("end", reason))
+
+    return end
 
 
 def _stream(events: Callable[[], Events], request: Request) -> StreamingResponse:
+    """The NDJSON response, registered as a live connection of the caller's credential (429
+    ``rate_limited`` when their token holds too many already)."""
     keepalive = getattr(request.app.state, "stream_keepalive_seconds", KEEPALIVE_SECONDS)
-    lines = _ndjson(events, keepalive, lambda: _token_still_valid(request))
-    return StreamingResponse(lines, media_type=NDJSON,
-                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue(QUEUE_SIZE)
+    registry = live_connections(request)
+    live = registry.open(principal_of(request), _end_now(queue))
+    return LiveStream(_ndjson(events, keepalive, queue), lambda: registry.close(live))
 
 
 # -- account events -------------------------------------------------------------------------------
@@ -160,45 +177,30 @@ async def stream_account_events(request: Request, user: SignedInReader) -> Strea
     return _stream(lambda: account_events(request.app, user), request)
 
 
-async def _socket_viewer(websocket: WebSocket) -> Identity | None:
-    """The socket's user, or None after telling the client why not and closing."""
-    def resolve() -> Identity | None:
-        with websocket.app.state.session_factory() as session:
-            return admit(websocket, resolve_principal(websocket, session), READ).user
-
-    try:
-        viewer = await asyncio.to_thread(resolve)
-    except Unauthenticated as error:
-        viewer, code, message = None, error.code, error.message
-    else:
-        code, message = "unauthenticated", "Sign in first (session cookie or ?token=)."
-    if viewer is None:
-        await websocket.accept()
-        await websocket.send_json({"type": "error", "code": code, "message": message})
-        await websocket.close(4401)
-    return viewer
-
-
 @router.websocket("/stream/event/ws", dependencies=[Depends(declared(READ))])
 async def account_event_socket(websocket: WebSocket) -> None:
     """The account events of `GET /api/v1/stream/event`, one JSON message each, for browsers.
-    Send `{"type": "ping"}` to get `{"type": "pong"}`."""
-    user = await _socket_viewer(websocket)
-    if user is None:
-        return
-    await websocket.accept()
+    Send `{"type": "ping"}` to get `{"type": "pong"}`. Closes with 4401 when the session or
+    token ends (see app/http/live_connections.py)."""
+    async with entered(websocket, READ) as live:
+        if live is None:
+            return
+        user = live.principal.user
+        if user is None:
+            await refuse(websocket, "unauthenticated", "Sign in first (session cookie or ?token=).",
+                         CLOSE_CREDENTIAL_ENDED)
+            return
+        if await accept(websocket):
+            await _send_account_events(websocket, user)
+
+
+async def _send_account_events(websocket: WebSocket, user: Identity) -> None:
 
     async def forward() -> None:
         async for event in account_events(websocket.app, user):
             await websocket.send_json(event)
 
-    async def answer() -> None:
-        while True:
-            message = await websocket.receive_json()
-            if isinstance(message, dict) and message.get("type") == "ping":
-                await websocket.send_json({"type": "pong"})
-
-    await run_jobs(websocket, forward, answer)
+    await run_jobs(websocket, forward, lambda: answer_pings(websocket))
 
 
 # -- one match -----------------------------------------------------------------------------------

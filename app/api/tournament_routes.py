@@ -17,7 +17,8 @@ from app.db.one_hop import OneHopRoute
 from app.http.doors import Challenger, Player, PublicDoor, Reader, declared
 from app.http.scopes import PUBLIC
 from app.ratelimit import rate_limit
-from app.realtime.connection import run_jobs
+from app.realtime.connection import answer_pings, run_jobs
+from app.realtime.socket_door import accept, entered
 from app.tournaments.service import (
     LIST_CHANNEL,
     MAX_MINUTES,
@@ -221,19 +222,21 @@ def enter_bot(tournament_id: str, body: BotEntry, user: Challenger, request: Req
 async def _forward(websocket: WebSocket, channel: str) -> None:
     """Send each change on ``channel`` (`{"type": "tournament", id, status, round, version}`);
     the client reads the tournament again."""
-    await websocket.accept()
+    async with entered(websocket, PUBLIC) as live:
+        if live is not None:
+            await _forward_changes(websocket, channel)
+
+
+async def _forward_changes(websocket: WebSocket, channel: str) -> None:
     async with websocket.app.state.bus.subscribe(channel) as changes:
+        if not await accept(websocket):
+            return
+
         async def forward() -> None:
             async for message in changes:
                 await websocket.send_json(message)
 
-        async def answer() -> None:
-            while True:
-                message = await websocket.receive_json()
-                if isinstance(message, dict) and message.get("type") == "ping":
-                    await websocket.send_json({"type": "pong"})
-
-        await run_jobs(websocket, forward, answer)
+        await run_jobs(websocket, forward, lambda: answer_pings(websocket))
 
 
 @router.websocket("/tournaments/ws", dependencies=[Depends(declared(PUBLIC))])

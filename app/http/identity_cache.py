@@ -27,7 +27,10 @@ TOUCH_EVERY_SECONDS = 60.0
 AUTH_CHANNEL = "auth"
 """Bus channel on which instances announce revoked tokens, ended sessions and changed users:
 ``{"type": "forget_token", "token_hash"}``, ``{"type": "forget_session", "session_hash"}``,
-``{"type": "forget_user", "user_id"}`` (the user changed, or all their sessions ended)."""
+``{"type": "forget_user", "user_id"}`` (the user changed: caches only),
+``{"type": "end_user", "user_id", "credential"}`` (the user's credentials of that kind ended —
+``"session"``: logged out everywhere; null: all of them). Every message but ``forget_user`` also
+ends the live connections that used the credential (app/http/live_connections.py)."""
 
 
 @dataclass
@@ -126,8 +129,8 @@ class IdentityCache:
             self.announce({"type": "forget_session", "session_hash": session_hash})
 
     def forget_user(self, user_id: int, *, everywhere: bool = True) -> None:
-        """A user changed (renamed, upgraded, logged out everywhere): drop every entry naming
-        them."""
+        """A user changed (renamed, upgraded): drop every entry naming them. Their open
+        connections stay open (see :meth:`end_user`)."""
         with self._lock:
             self._users.pop(user_id, None)
             for entries in (self._tokens, self._sessions):
@@ -137,13 +140,21 @@ class IdentityCache:
         if everywhere:
             self.announce({"type": "forget_user", "user_id": user_id})
 
+    def end_user(self, user_id: int, credential: str | None = None) -> None:
+        """The user's credentials of kind ``credential`` ended (``"session"``: every browser
+        session, "log out everywhere"; None: all): like :meth:`forget_user`, and every instance
+        also ends the user's live connections that used them."""
+        self.forget_user(user_id, everywhere=False)
+        self.announce({"type": "end_user", "user_id": user_id, "credential": credential})
+
     def apply(self, message: dict[str, Any]) -> None:
         """A change announced by another instance (or this one) on ``AUTH_CHANNEL``."""
         if message.get("type") == "forget_token":
             self.forget_token(str(message.get("token_hash")), everywhere=False)
         elif message.get("type") == "forget_session":
             self.forget_session(str(message.get("session_hash")), everywhere=False)
-        elif message.get("type") == "forget_user" and isinstance(message.get("user_id"), int):
+        elif (message.get("type") in ("forget_user", "end_user")
+              and isinstance(message.get("user_id"), int)):
             self.forget_user(message["user_id"], everywhere=False)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -17,10 +18,15 @@ Job = Callable[[], Coroutine[Any, Any, None]]
 EXPECTED_ENDINGS = (WebSocketDisconnect, RuntimeError, ValueError)
 
 
-async def drain_client(websocket: WebSocket) -> None:
-    """Read and ignore client messages; returns when the client disconnects."""
+async def answer_pings(websocket: WebSocket) -> None:
+    """Answer ``{"type": "ping"}`` with ``{"type": "pong"}`` and ignore every other client
+    message; returns when the client disconnects."""
     while True:
-        await websocket.receive_text()
+        text = await websocket.receive_text()
+        with contextlib.suppress(ValueError):
+            message = json.loads(text)
+            if isinstance(message, dict) and message.get("type") == "ping":
+                await websocket.send_json({"type": "pong"})
 
 
 async def run_jobs(websocket: WebSocket, *jobs: Job) -> None:

@@ -1,4 +1,5 @@
-"""WS /api/v1/live/ws: every change to any match, as the public view, for the Watch page."""
+"""WS /api/v1/live/ws: every change to any match, as the public view, for the Watch page.
+Send ``{"type": "ping"}`` to get ``{"type": "pong"}``."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from app.http.scopes import PUBLIC
 from app.match.payloads import live_item
 from app.match.records import MatchHeader
 from app.realtime.bus import LIVE_CHANNEL
-from app.realtime.connection import drain_client, run_jobs
+from app.realtime.connection import answer_pings, run_jobs
 from app.realtime.match_feed import shared_matches
+from app.realtime.socket_door import accept, entered
 from app.services.ratings import seat_ratings
 
 router = APIRouter()
@@ -40,8 +42,15 @@ async def seat_ratings_of(websocket: WebSocket, record: MatchHeader) -> dict[int
 
 @router.websocket("/api/v1/live/ws", dependencies=[Depends(declared(PUBLIC))])
 async def live_socket(websocket: WebSocket) -> None:
+    async with entered(websocket, PUBLIC) as live:
+        if live is not None:
+            await _forward_changes(websocket)
+
+
+async def _forward_changes(websocket: WebSocket) -> None:
     async with websocket.app.state.bus.subscribe(LIVE_CHANNEL) as events:
-        await websocket.accept()
+        if not await accept(websocket):
+            return
 
         async def forward_changes() -> None:
             async for message in events:
@@ -55,4 +64,4 @@ async def live_socket(websocket: WebSocket) -> None:
                 await websocket.send_json({"type": "match", **live_item(
                     record, rated, counts.get(record.id, 0))})
 
-        await run_jobs(websocket, forward_changes, lambda: drain_client(websocket))
+        await run_jobs(websocket, forward_changes, lambda: answer_pings(websocket))

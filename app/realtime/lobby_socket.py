@@ -9,39 +9,33 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, WebSocket
 
-from app.http.doors import admit, declared
-from app.http.principal import resolve_principal
+from app.http.doors import declared
 from app.http.scopes import READ
 from app.match.service import MatchService
-from app.realtime.connection import run_jobs
-from app.services.errors import Forbidden, Unauthenticated
-from app.services.identity import Identity
+from app.realtime.connection import answer_pings, run_jobs
+from app.realtime.socket_door import accept, entered
 from app.services.lobby import LOBBY_CHANNEL, LobbyService, user_channel
 
 router = APIRouter()
 
 
-def _viewer_and_seeks(websocket: WebSocket) -> tuple[Identity | None, list[dict[str, Any]], bool]:
+def _open_seeks(websocket: WebSocket) -> list[dict[str, Any]]:
     with websocket.app.state.session_factory() as session:
-        try:
-            viewer = admit(websocket, resolve_principal(websocket, session), READ).user
-        except (Unauthenticated, Forbidden):
-            return None, [], False
-        return viewer, LobbyService(session, MatchService(session)).open_seeks(), True
+        return LobbyService(session, MatchService(session)).open_seeks()
 
 
 @router.websocket("/api/v1/lobby/ws", dependencies=[Depends(declared(READ))])
 async def lobby_socket(websocket: WebSocket) -> None:
     bus = websocket.app.state.bus
     async with contextlib.AsyncExitStack() as stack:
-        lobby_events = await stack.enter_async_context(bus.subscribe(LOBBY_CHANNEL))
-        viewer, seeks, token_ok = await asyncio.to_thread(_viewer_and_seeks, websocket)
-        await websocket.accept()
-        if not token_ok:
-            await websocket.send_json({"type": "error", "code": "invalid_token",
-                                       "message": "That API token is not valid."})
-            await websocket.close(4401)
+        live = await stack.enter_async_context(entered(websocket, READ))
+        if live is None:
             return
+        lobby_events = await stack.enter_async_context(bus.subscribe(LOBBY_CHANNEL))
+        seeks = await asyncio.to_thread(_open_seeks, websocket)
+        if not await accept(websocket):
+            return
+        viewer = live.principal.user
         viewer_id = viewer.id if viewer else None
         personal = (await stack.enter_async_context(bus.subscribe(user_channel(viewer_id)))
                     if viewer_id is not None else None)
@@ -65,10 +59,4 @@ async def lobby_socket(websocket: WebSocket) -> None:
             async for message in personal:
                 await websocket.send_json(message)
 
-        async def answer_client() -> None:
-            while True:
-                message = await websocket.receive_json()
-                if isinstance(message, dict) and message.get("type") == "ping":
-                    await websocket.send_json({"type": "pong"})
-
-        await run_jobs(websocket, forward_lobby, forward_personal, answer_client)
+        await run_jobs(websocket, forward_lobby, forward_personal, lambda: answer_pings(websocket))

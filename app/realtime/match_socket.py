@@ -9,8 +9,12 @@ the new state for its own seat (built once per version and seat for all sockets,
   with exactly the REST guards and codes (stale_ply, not_your_turn, illegal_move, time_out…);
 - ``{"type": "sync"}`` to be sent the current state again (after noticing a gap in ``ply``);
 - ``{"type": "ping"}`` to keep the connection alive.
-Browsers authenticate with their session cookie (the page's own origin only, see
-``origin_allowed``), other clients with ``?token=`` or a bearer header.
+Browsers authenticate with their session cookie, other clients with ``?token=`` or a bearer
+header; any browser's ``Origin`` must be the site's own or a trusted one (see
+``app/realtime/socket_door.py``). A move needs the ``play`` scope (else ``missing_scope``).
+Close codes: 4401 a refused or ended credential (revoked, expired, logged out), 4403 a foreign
+Origin, a token without ``read`` or a sealed match, 4404 no such match, 4429 too many
+connections for one token.
 
 Served by :class:`MatchSockets`, a pure ASGI middleware in front of the app's stack, rather than
 a FastAPI route: the route's dependency machinery and every middleware frame would live as long
@@ -30,8 +34,8 @@ from base64 import b64decode
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
-from urllib.parse import urlsplit
 
+from fastapi import APIRouter, Depends
 from itsdangerous.exc import BadSignature
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import HTTPConnection
@@ -40,10 +44,9 @@ from starlette.websockets import WebSocket
 
 from app import ratelimit
 from app.db.one_hop import is_busy_error
-from app.http.credentials import bearer_token
-from app.http.doors import admit
-from app.http.principal import resolve_principal_async
-from app.http.scopes import READ
+from app.http.doors import declared
+from app.http.live_connections import CLOSE_FORBIDDEN, Live
+from app.http.scopes import PLAY, READ
 from app.match import sealing
 from app.match.clocks import PublicClock
 from app.match.payloads import Known, seat_message
@@ -54,7 +57,8 @@ from app.realtime.chat_feed import visible_line
 from app.realtime.connection import EXPECTED_ENDINGS
 from app.realtime.match_feed import MatchFeed, shared_matches
 from app.realtime.presence import Connection, Presence
-from app.services.errors import Forbidden, NotFound, ServerBusy, ServiceError, Unauthenticated
+from app.realtime.socket_door import accept, enter, leave, refuse
+from app.services.errors import NotFound, ServerBusy, ServiceError
 from app.services.identity import Identity
 from app.web import i18n
 
@@ -62,22 +66,7 @@ log = logging.getLogger(__name__)
 PATH = re.compile(r"/api/v1/matches/([^/]+)/ws")
 
 CLOSE_NOT_FOUND = 4404
-CLOSE_BAD_TOKEN = 4401
-CLOSE_FOREIGN_ORIGIN = 4403
-CLOSE_SEALED = 4403  # after an error message {"type": "error", "code": "match_sealed"}
-
-
-def origin_allowed(websocket: WebSocket) -> bool:
-    """A cookie-authenticated socket must come from our own pages (or a trusted origin), so
-    another site cannot open one with a visitor's cookie and read their seat's secrets. Clients
-    with a bearer token are unaffected; so are clients that send no Origin (not browsers)."""
-    origin = websocket.headers.get("origin")
-    if origin is None or bearer_token(websocket) is not None:
-        return True
-    trusted = websocket.app.state.settings.trusted_origins
-    if origin in trusted:
-        return True
-    return urlsplit(origin).netloc == websocket.headers.get("host", "")
+CLOSE_SEALED = CLOSE_FORBIDDEN  # after an error message {"type": "error", "code": "match_sealed"}
 
 
 def _load_record(websocket: WebSocket, match_id: str) -> MatchRecord | None:
@@ -102,14 +91,21 @@ def _play(websocket: WebSocket, match_id: str, viewer: Identity, move: str, ply:
             raise
 
 
-async def play_from_socket(websocket: WebSocket, match_id: str, viewer: Identity | None,
+async def play_from_socket(websocket: WebSocket, match_id: str, live: Live,
                            message: dict[str, Any]) -> dict[str, Any]:
     """The ack or the typed error for one ``move`` message."""
     tag = message.get("id")
     move, ply = message.get("move"), message.get("ply")
+    principal, viewer = live.principal, live.principal.user
     if viewer is None:
         return {"type": "error", "id": tag, "code": "unauthenticated",
                 "message": "Sign in first: only a seated player can move."}
+    if live.ended is not None or principal.expired():  # the socket is being closed
+        return {"type": "error", "id": tag, "code": "credential_ended",
+                "message": "Your credential has ended: this socket is closing."}
+    if not principal.allows(PLAY):
+        return {"type": "error", "id": tag, "code": "missing_scope",
+                "message": "This token lacks the `play` scope: it cannot move."}
     if not isinstance(move, str) or not isinstance(ply, int) or isinstance(ply, bool):
         return {"type": "error", "id": tag, "code": "invalid_request",
                 "message": 'A move message is {"type": "move", "move": "<text>", "ply": <int>}.'}
@@ -141,12 +137,6 @@ def change_events(previous: Known, current: Known, clock: PublicClock | None
     if current.status != previous.status and current.status in ("finished", "aborted"):
         events.append({"type": "result", "status": current.status, "result": current.result})
     return events
-
-
-async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
-    await websocket.accept()
-    await websocket.send_json({"type": "error", "code": code, "message": message})
-    await websocket.close(close_code)
 
 
 class SocketFeed(Receiver):
@@ -287,15 +277,24 @@ class MatchSockets:
         return {}
 
 
+router = APIRouter()
+
+
+@router.websocket("/api/v1/matches/{match_id}/ws", dependencies=[Depends(declared(READ))])
 async def match_socket(websocket: WebSocket, match_id: str) -> None:
-    if not origin_allowed(websocket):
-        await websocket.close(CLOSE_FOREIGN_ORIGIN)
+    """The match socket. :class:`MatchSockets` serves this path before the app sees it; the
+    route is here so the app's route list (and so its inventory of doors) shows it."""
+    live = await enter(websocket, READ)
+    if live is None:
         return
     try:
-        viewer = admit(websocket, await resolve_principal_async(websocket), READ).user
-    except (Unauthenticated, Forbidden):
-        await _refuse(websocket, "invalid_token", "That API token is not valid.", CLOSE_BAD_TOKEN)
-        return
+        await _serve(websocket, match_id, live)
+    finally:
+        leave(websocket, live)
+
+
+async def _serve(websocket: WebSocket, match_id: str, live: Live) -> None:
+    viewer = live.principal.user
     viewer_id = viewer.id if viewer else None
     state = websocket.app.state
     shared = shared_matches(state)
@@ -314,20 +313,21 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
         try:
             first = await load()
         except NotFound as missing:
-            await _refuse(websocket, missing.code, missing.message, CLOSE_NOT_FOUND)
+            await refuse(websocket, missing.code, missing.message, CLOSE_NOT_FOUND)
             return
         if sealing.sealed_for(first, viewer_id):  # a duplicate table: its seated players only
             error = sealing.sealed_error()
-            await _refuse(websocket, error.code, error.message, CLOSE_SEALED)
+            await refuse(websocket, error.code, error.message, CLOSE_SEALED)
             return
-        await websocket.accept()
+        if not await accept(websocket):
+            return
         await feed.settle(first)
         socket.seat = first.seat_of(viewer_id)
         socket.connection = presence.connect(viewer_id, match_id, socket.seat)
         await websocket.send_text(seat_message(first, socket.seat).text)
         socket.start(first)
         del first  # the socket's latest from now on: an old version must not stay alive here
-        await answer_client(websocket, socket, match_id, viewer)
+        await answer_client(websocket, socket, match_id, live)
     except EXPECTED_ENDINGS:
         pass
     finally:
@@ -340,7 +340,7 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
 
 
 async def answer_client(websocket: WebSocket, socket: SocketFeed, match_id: str,
-                        viewer: Identity | None) -> None:
+                        live: Live) -> None:
     """The client's messages, until it goes away (this is where an idle socket waits)."""
     while True:
         message = await websocket.receive_json()
@@ -349,7 +349,7 @@ async def answer_client(websocket: WebSocket, socket: SocketFeed, match_id: str,
             await websocket.send_json({"type": "pong"})
         elif kind == "move":
             await websocket.send_json(
-                await play_from_socket(websocket, match_id, viewer, message))
+                await play_from_socket(websocket, match_id, live, message))
         elif kind == "sync":
             with contextlib.suppress(NotFound):
                 await websocket.send_text(seat_message(await socket.load(), socket.seat).text)

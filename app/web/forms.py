@@ -50,9 +50,10 @@ def sign_out(request: Request, session: Session) -> None:
 
 
 def sign_out_everywhere(request: Request, session: Session, user_id: int) -> None:
-    """End every browser session of ``user_id``, on every instance."""
+    """End every browser session of ``user_id``, and the sockets they opened, on every
+    instance (the user's API tokens keep working)."""
     sessions.end_all(session, user_id)
-    identities(request).forget_user(user_id)
+    identities(request).end_user(user_id, credential="session")
     request.session.pop(sessions.COOKIE_KEY, None)
 
 

@@ -1,5 +1,6 @@
 """A revoked token fails on every instance within a second: two servers share one database and
-one Redis; the token is cached on the second when it is revoked on the first."""
+one Redis; the token is cached on the second when it is revoked on the first. Its open socket
+and stream on the second end too, and so does a socket whose browser logs out on the first."""
 
 from __future__ import annotations
 
@@ -7,13 +8,24 @@ import shutil
 import subprocess
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 import pytest
 
 from app.db.migrate import upgrade
-from tests.api.live import account, free_port, live_server
+from tests.api.live import StreamReader, account, free_port, live_server
+from tests.realtime.live_doors import (
+    Browser,
+    bearer,
+    first_message,
+    personal_token,
+    revoke,
+    socket,
+    socket_ends,
+    stream_ends,
+)
 
 REDIS = shutil.which("redis-server")
 
@@ -37,8 +49,9 @@ def redis_url(tmp_path: Path) -> Iterator[str]:
         process.wait(timeout=10)
 
 
-def test_a_revoked_token_fails_on_the_other_instance_within_a_second(
-        tmp_path: Path, redis_url: str) -> None:
+@contextmanager
+def two_instances(tmp_path: Path, redis_url: str) -> Iterator[tuple[str, str]]:
+    """Two servers on one SQLite file and one Redis."""
     database = f"sqlite:///{tmp_path / 'shared.db'}"
     upgrade(database)
     settings = {"STEPWELL_REDIS_URL": redis_url, "STEPWELL_BOTS_ENABLED": "false",
@@ -47,6 +60,12 @@ def test_a_revoked_token_fails_on_the_other_instance_within_a_second(
     (tmp_path / "b").mkdir()
     with live_server(tmp_path / "a", **settings) as first, \
             live_server(tmp_path / "b", **settings) as second:
+        yield first, second
+
+
+def test_a_revoked_token_fails_on_the_other_instance_within_a_second(
+        tmp_path: Path, redis_url: str) -> None:
+    with two_instances(tmp_path, redis_url) as (first, second):
         owner = account(first, "owner")
         delays = []
         for _ in range(5):
@@ -63,3 +82,37 @@ def test_a_revoked_token_fails_on_the_other_instance_within_a_second(
             delays.append((time.monotonic() - revoked_at) * 1000)
         print("revoked token refused by the other instance after (ms):",
               ", ".join(f"{delay:.0f}" for delay in delays))
+
+
+def test_revocation_and_logout_on_one_instance_end_connections_on_the_other(
+        tmp_path: Path, redis_url: str) -> None:
+    """A token revoked on A closes its socket and ends its stream on B; a browser logging out on
+    A loses its socket on B (4401, ``credential_ended``), each within a second."""
+    with two_instances(tmp_path, redis_url) as (first, second):
+        owner = account(first, "owner")
+        delays: dict[str, list[float]] = {}
+        for _ in range(3):
+            token_id, token = personal_token(first, owner, ["read"])
+            stream = StreamReader(f"{second}/api/v1/stream/event", bearer(token))
+            try:
+                with socket(second, "/api/v1/lobby/ws", token) as ws:
+                    first_message(ws)
+                    revoked_at = revoke(first, owner, token_id)
+                    ending = socket_ends(ws, revoked_at)
+                    assert ending.code == 4401
+                    assert (ending.last or {}).get("code") == "credential_ended"
+                    delays.setdefault("socket", []).append(ending.seconds)
+                    delays.setdefault("stream", []).append(stream_ends(stream, revoked_at))
+            finally:
+                stream.close()
+            browser = Browser(first, "Walker")
+            try:
+                with browser.socket("/api/v1/lobby/ws", base=second) as ws:
+                    first_message(ws)
+                    ending = socket_ends(ws, browser.post_form("/logout"))
+                    assert ending.code == 4401
+                    delays.setdefault("logout socket", []).append(ending.seconds)
+            finally:
+                browser.close()
+        for what, seconds in delays.items():
+            print(f"{what} on B ended after (ms):", ", ".join(f"{s * 1000:.0f}" for s in seconds))

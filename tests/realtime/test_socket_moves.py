@@ -1,6 +1,6 @@
 """Moves over the match socket: an ack or a typed error on the same socket, with exactly the
 guards of REST (stale ply, not your turn, illegal move, not a player), and the new state pushed
-to every socket. Cookie sockets from a foreign page are refused (Origin)."""
+to every socket. Sockets from a foreign page are refused (Origin), whatever the credential."""
 
 from __future__ import annotations
 
@@ -89,11 +89,15 @@ def test_a_cookie_socket_from_a_foreign_page_is_refused(client: TestClient) -> N
         assert next_state(ws)["your_seat"] == 0, "the page's own origin sees its seat"
 
 
-def test_a_bearer_token_socket_ignores_origin(client: TestClient) -> None:
+def test_a_bearer_token_socket_from_a_foreign_page_is_refused_too(client: TestClient) -> None:
     alice = make_guest(client, "Alice")
     created = client.post("/api/v1/matches", json={"game": "stairs"}, headers=alice).json()
     url = f"/api/v1/matches/{created['id']}/ws?token={_token(alice)}"
-    with client.websocket_connect(url, headers={"Origin": "http://elsewhere.example"}) as ws:
+    with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(
+            url, headers={"Origin": "http://elsewhere.example"}) as ws:
+        ws.receive_json()
+    assert refused.value.code == 4403
+    with client.websocket_connect(url) as ws:  # a program sends no Origin
         assert next_state(ws)["your_seat"] == 0
 
 

@@ -49,8 +49,8 @@ def postgres_base_url() -> str:
 
 @pytest.fixture
 def postgres_database_url(postgres_base_url: str) -> Iterator[str]:
-    """A migrated PostgreSQL database of this test's own."""
-    with databases.postgres_database(postgres_base_url) as url:
+    """A migrated PostgreSQL database of this test's own (a schema in the server's database)."""
+    with databases.postgres_schema(postgres_base_url) as url:
         yield url
 
 

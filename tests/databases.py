@@ -1,47 +1,59 @@
 """Migrated databases for tests: the schema is built once per run and copied for each test.
 
 Running every Alembic migration for each of the suite's hundreds of fresh databases cost minutes
-of every run. The first test to need a database runs the real migrations once (a SQLite file, a
-PostgreSQL template database); every test then gets its own copy (a file copy,
-``CREATE DATABASE … TEMPLATE``), as isolated as a freshly migrated database and with the same
-rows the migrations insert. tests/services/test_migrations.py and
-tests/services/test_rules_version.py check the migrations themselves.
+of every run. The first test to need a database runs the real migrations once, and every test
+then gets its own copy, as isolated as a freshly migrated database and holding the same rows the
+migrations insert:
 
-Each pytest process builds its own templates under names of its own, so several runs may share
-one PostgreSQL server; :func:`drop_templates` removes them at the end of the run.
+- SQLite: the migrated template file is copied.
+- PostgreSQL: each test has a schema of its own in the server's ``test`` database, as before. The
+  template schema is migrated once, ``pg_dump`` prints it as SQL and is dropped; each copy
+  replays that SQL under its own schema name (a tenth of the migrations' time). Without a
+  working ``pg_dump`` each schema runs the migrations instead. A copy is not a database of its
+  own because a fresh database costs more: its first connections build their catalog caches.
+
+tests/test_databases.py checks that a copy has the freshly migrated schema;
+tests/services/test_migrations.py and the seed and rules-version tests check the migrations.
+Each pytest process builds its own templates, so several runs may share one server.
 """
 
 from __future__ import annotations
 
-import contextlib
+import os
 import shutil
+import subprocess
 import tempfile
 import uuid
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, pool, text
 from sqlalchemy.engine import make_url
 
 from app.db.migrate import upgrade
 
 _sqlite_template: Path | None = None
-_postgres_templates: dict[str, str] = {}  # server URL -> template database name
+_postgres_scripts: dict[str, str | None] = {}
+"""Server URL -> the migrated template schema as SQL (schema name TEMPLATE), None: no pg_dump."""
+TEMPLATE = "stepwell_template_schema"
 
 
 def _administer(server_url: str, statement: str) -> None:
-    """Run one statement outside any transaction (CREATE and DROP DATABASE refuse to run in one)."""
-    admin = create_engine(server_url, isolation_level="AUTOCOMMIT")
+    """Run one statement on the server's database in a transaction of its own."""
+    engine = create_engine(server_url, poolclass=pool.NullPool)
     try:
-        with admin.connect() as connection:
+        with engine.begin() as connection:
             connection.execute(text(statement))
     finally:
-        admin.dispose()
+        engine.dispose()
 
 
-def _database_url(server_url: str, name: str) -> str:
-    return make_url(server_url).set(database=name).render_as_string(hide_password=False)
+def schema_url(server_url: str, schema: str) -> str:
+    """The server's URL with ``schema`` first on the search path (where the app's tables go)."""
+    return (make_url(server_url).update_query_dict({"options": f"-csearch_path={schema}"})
+            .render_as_string(hide_password=False))
 
 
 def _sqlite_template_file() -> Path:
@@ -60,36 +72,69 @@ def sqlite_database(path: Path) -> str:
     return f"sqlite:///{path}"
 
 
-def _postgres_template(server_url: str) -> str:
-    name = _postgres_templates.get(server_url)
-    if name is None:
-        name = f"stepwell_template_{uuid.uuid4().hex[:12]}"
-        _administer(server_url, f'create database "{name}"')
-        _postgres_templates[server_url] = name  # recorded first, so a failed migration is dropped too
-        upgrade(_database_url(server_url, name))
-    return name
+def _dump(server_url: str, schema: str) -> str:
+    """The schema and its rows as SQL, from ``pg_dump`` (its ``\\`` meta-commands left out)."""
+    url = make_url(server_url)
+    env = {**os.environ, **({"PGPASSWORD": url.password} if url.password else {})}
+    command = ["pg_dump", "--schema", schema, "--inserts", "--no-owner", "--no-privileges",
+               "--host", url.host or "127.0.0.1", "--port", str(url.port or 5432),
+               "--username", url.username or "postgres", "--dbname", url.database or "postgres"]
+    dumped = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60, check=True)
+    return "\n".join(line for line in dumped.stdout.splitlines() if not line.startswith("\\"))
+
+
+def _postgres_script(server_url: str) -> str | None:
+    if server_url not in _postgres_scripts:
+        name = f"{TEMPLATE}_{uuid.uuid4().hex[:12]}"
+        _administer(server_url, f'create schema "{name}"')
+        try:
+            upgrade(schema_url(server_url, name))
+            script: str | None = _dump(server_url, name).replace(name, TEMPLATE)
+        except (OSError, subprocess.SubprocessError) as error:
+            warnings.warn(f"no pg_dump ({error}): each PostgreSQL test schema runs the migrations",
+                          stacklevel=2)
+            script = None
+        finally:
+            _administer(server_url, f'drop schema "{name}" cascade')
+        _postgres_scripts[server_url] = script
+    return _postgres_scripts[server_url]
+
+
+def _replay(server_url: str, script: str) -> None:
+    """Several statements at once: psycopg sends them unparametrised, as one transaction."""
+    engine = create_engine(server_url, poolclass=pool.NullPool)
+    try:
+        connection = engine.raw_connection()
+        try:
+            connection.cursor().execute(script)
+            connection.commit()
+        finally:
+            connection.close()
+    finally:
+        engine.dispose()
 
 
 @contextmanager
-def postgres_database(server_url: str) -> Iterator[str]:
-    """The URL of a migrated PostgreSQL database of its own (a copy of this run's template),
-    dropped afterwards even if something still holds a connection to it."""
-    template = _postgres_template(server_url)
-    name = f"stepwell_test_{uuid.uuid4().hex[:12]}"
-    _administer(server_url, f'create database "{name}" template "{template}"')
+def postgres_schema(server_url: str, *, migrated: bool = True) -> Iterator[str]:
+    """The URL of a PostgreSQL schema of its own, migrated (a copy of this run's template) or
+    empty (for tests that run migrations themselves); dropped afterwards."""
+    name = f"t_{uuid.uuid4().hex[:10]}"
+    script = _postgres_script(server_url) if migrated else None
+    if script is None:
+        _administer(server_url, f'create schema "{name}"')
     try:
-        yield _database_url(server_url, name)
+        if script is not None:
+            _replay(server_url, script.replace(TEMPLATE, name))
+        elif migrated:
+            upgrade(schema_url(server_url, name))
+        yield schema_url(server_url, name)
     finally:
-        _administer(server_url, f'drop database if exists "{name}" with (force)')
+        _administer(server_url, f'drop schema if exists "{name}" cascade')
 
 
 def drop_templates() -> None:
-    """Remove this run's templates (the end of the run)."""
+    """Remove this run's SQLite template (the end of the run; PostgreSQL keeps none)."""
     global _sqlite_template
     if _sqlite_template is not None:
         shutil.rmtree(_sqlite_template.parent, ignore_errors=True)
         _sqlite_template = None
-    for server_url, name in list(_postgres_templates.items()):
-        del _postgres_templates[server_url]
-        with contextlib.suppress(Exception):  # a server gone by now holds nothing of ours
-            _administer(server_url, f'drop database if exists "{name}" with (force)')

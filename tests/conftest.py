@@ -1,93 +1,65 @@
 """Shared fixtures: a migrated database (SQLite file, and PostgreSQL where marked), the app, clients.
 
-API and realtime tests run against both databases: ``database_url`` is parametrised; the PostgreSQL
-case starts the local server if it is stopped and skips loudly when none answers.
+API and realtime tests run against both databases: ``database_url`` is parametrised. Each test's
+database is a copy of one migrated per run (tests/databases.py). The servers are reached through
+tests/servers.py: started if stopped, and under ``CI=true`` a test that cannot reach one fails;
+so does any other test that skips loudly there (a reason starting with ``!!!``), because a green
+CI run must mean the whole suite ran.
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
-import uuid
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, text
 
-from app.db.migrate import upgrade
 from app.main import create_app
 from app.settings import Settings
+from tests import databases, servers
 
 # Ordinary suites never meet a rate limit; tests/api/test_rate_limits.py sets the real scale.
 os.environ.setdefault("STEPWELL_RATE_LIMIT_SCALE", "1000")
 
-POSTGRES_SERVER = os.environ.get("STEPWELL_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]
+                              ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """Under CI a loud skip (a part of the suite that did not run) is reported as a failure."""
+    report: pytest.TestReport = yield
+    if report.skipped and servers.in_ci() and isinstance(report.longrepr, tuple):
+        reason = str(report.longrepr[2]).removeprefix("Skipped: ")
+        if reason.startswith(servers.LOUD):
+            report.outcome = "failed"
+            report.longrepr = f"{reason}\n(CI=true: a loud skip fails the run)"
+    return report
 
 
-def _postgres_reachable() -> str | None:
-    """None when the server answers, else why not (after trying to start it once)."""
-    def probe() -> str | None:
-        try:
-            engine = create_engine(POSTGRES_SERVER, connect_args={"connect_timeout": 3})
-            with engine.connect() as connection:
-                connection.execute(text("select 1"))
-            engine.dispose()
-            return None
-        except Exception as error:  # any driver or network failure means "not reachable"
-            return f"{type(error).__name__}: {str(error).splitlines()[0]}"
-
-    problem = probe()
-    if problem and Path("/etc/postgresql").is_dir():
-        versions = sorted(os.listdir("/etc/postgresql"))
-        if versions:
-            subprocess.run(["pg_ctlcluster", "--skip-systemctl-redirect", versions[-1], "main",
-                            "start"], capture_output=True, timeout=60, check=False)
-            problem = probe()
-    return problem
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    databases.drop_templates()
 
 
 @pytest.fixture(scope="session")
 def postgres_base_url() -> str:
-    problem = _postgres_reachable()
-    if problem:
-        pytest.skip(f"!!! PostgreSQL at {POSTGRES_SERVER} is not reachable ({problem}); "
-                    "the PostgreSQL half of the API suite did NOT run !!!")
-    return POSTGRES_SERVER
+    """The PostgreSQL server's URL (its ``test`` database), for tests that need the server."""
+    return servers.require_postgres()
 
 
-def _fresh_postgres_schema(base_url: str) -> tuple[str, str]:
-    schema = f"t_{uuid.uuid4().hex[:10]}"
-    engine = create_engine(base_url)
-    with engine.begin() as connection:
-        connection.execute(text(f'create schema "{schema}"'))
-    engine.dispose()
-    return schema, f"{base_url}?options=-csearch_path%3D{schema}"
-
-
-def _drop_postgres_schema(base_url: str, schema: str) -> None:
-    engine = create_engine(base_url)
-    with engine.begin() as connection:
-        connection.execute(text(f'drop schema "{schema}" cascade'))
-    engine.dispose()
+@pytest.fixture
+def postgres_database_url(postgres_base_url: str) -> Iterator[str]:
+    """A migrated PostgreSQL database of this test's own (a schema in the server's database)."""
+    with databases.postgres_schema(postgres_base_url) as url:
+        yield url
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A freshly migrated database, SQLite file or PostgreSQL schema."""
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A freshly migrated database of this test's own, SQLite file or PostgreSQL."""
     if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'stepwell.db'}"
-        upgrade(url)
-        yield url
-        return
-    base = request.getfixturevalue("postgres_base_url")
-    schema, url = _fresh_postgres_schema(base)
-    try:
-        upgrade(url)
-        yield url
-    finally:
-        _drop_postgres_schema(base, schema)
+        return databases.sqlite_database(tmp_path / "stepwell.db")
+    return str(request.getfixturevalue("postgres_database_url"))
 
 
 @pytest.fixture

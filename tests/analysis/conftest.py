@@ -8,10 +8,10 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from app.db.migrate import upgrade
 from app.main import create_app
 from app.settings import Settings
 from tests.api.conftest import alice, bob  # noqa: F401 (fixtures)
+from tests.databases import sqlite_database
 
 TEST_BUDGET = 100
 """Search iterations per analysed position in tests (the known blunder is proven well within)."""
@@ -19,8 +19,7 @@ TEST_BUDGET = 100
 
 @pytest.fixture(scope="module")
 def shared_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    url = f"sqlite:///{tmp_path_factory.mktemp('analysis') / 'stepwell.db'}"
-    upgrade(url)
+    url = sqlite_database(tmp_path_factory.mktemp("analysis") / "stepwell.db")
     app = create_app(Settings(database_url=url, secret_key="test-secret",
                               analysis_budget=TEST_BUDGET))
     with TestClient(app) as client:

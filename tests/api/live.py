@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 
-from app.db.migrate import upgrade
+from tests.databases import sqlite_database
 from tests.live import server
 from tests.live.server import free_port
 
@@ -28,8 +28,7 @@ def live_server(folder: Path, **env: str) -> Iterator[str]:
     settings = {key.removeprefix("STEPWELL_").lower(): value for key, value in env.items()}
     url = settings.pop("database_url", None)
     if url is None:
-        url = f"sqlite:///{folder / 'live.db'}"
-        upgrade(url)
+        url = sqlite_database(folder / "live.db")
     with server.live_server(url, folder, **settings) as base:
         yield base
 

@@ -25,12 +25,12 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.db.migrate import upgrade
 from app.db.models import Match
 from app.main import create_app
 from app.settings import Settings
 from games.town.cards import EVENT_IDS, PATH_IDS
 from games.town.engine import GAME, TownState
+from tests.databases import sqlite_database
 
 PLAYERS = 3
 SPECTATOR, ANONYMOUS = "spectator", "anonymous"
@@ -43,8 +43,7 @@ PAGE_TOKENS = re.compile(r'(csrf[^"]*|nonce)="[^"]*"')
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    url = f"sqlite:///{tmp_path_factory.mktemp('hidden') / 'stepwell.db'}"
-    upgrade(url)
+    url = sqlite_database(tmp_path_factory.mktemp("hidden") / "stepwell.db")
     app = create_app(Settings(database_url=url, secret_key="test-secret", bots_enabled=False))
     with TestClient(app) as test_client:
         yield test_client

@@ -6,27 +6,19 @@ this is what stands in for it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
 
-from app.db.migrate import upgrade
-from tests.conftest import _drop_postgres_schema, _fresh_postgres_schema, make_guest
+from tests.conftest import make_guest
 
 pytestmark = pytest.mark.postgres
 
 
 @pytest.fixture
-def database_url(postgres_base_url: str) -> Iterator[str]:
+def database_url(postgres_database_url: str) -> str:
     """PostgreSQL only (SQLite has no server to lose)."""
-    schema, url = _fresh_postgres_schema(postgres_base_url)
-    try:
-        upgrade(url)
-        yield url
-    finally:
-        _drop_postgres_schema(postgres_base_url, schema)
+    return postgres_database_url
 
 
 def _pooled_backend_pids(client: TestClient) -> list[int]:

@@ -22,6 +22,7 @@ from fastapi.testclient import TestClient
 from app.main import create_app
 from app.ratelimit import RateLimiter
 from app.settings import Settings
+from tests import servers
 from tests.conftest import make_guest
 
 DEFAULTS = Settings(secret_key="defaults", rate_limit_scale=1.0)
@@ -217,13 +218,9 @@ def test_scale_zero_switches_limits_off() -> None:
 
 def test_redis_storage_is_shared_by_instances(database_url: str) -> None:
     """With REDIS_URL set, two instances count one client's guests together."""
-    from tests.realtime.test_redis_bus import REDIS_URL, _redis_problem
-
-    problem = _redis_problem()
-    if problem:
-        pytest.skip(f"!!! Redis is not reachable ({problem}) !!!")
+    redis_url = servers.require_redis("the shared rate-limit storage test")
     prefix = f"test-limits-{uuid.uuid4().hex[:8]}"
-    apps = [create_app(Settings(database_url=database_url, secret_key="r", redis_url=REDIS_URL,
+    apps = [create_app(Settings(database_url=database_url, secret_key="r", redis_url=redis_url,
                                 rate_limit_prefix=prefix, rate_limit_scale=1.0,
                                 bots_enabled=False)) for _ in range(2)]
     with TestClient(apps[0]) as one, TestClient(apps[1]) as two:

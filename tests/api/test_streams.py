@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
 import httpx
 import pytest
 
 from tests.api.live import StreamReader, account, guest, live_server
+from tests.live.server import wait_for
 
 
 @pytest.fixture(scope="module")
@@ -94,8 +94,8 @@ def test_on_connect_the_stream_lists_games_in_play_and_open_challenges(base: str
 def test_an_idle_stream_sends_keep_alive_lines(base: str) -> None:
     events = StreamReader(f"{base}/api/v1/stream/event", guest(base, "Idle"))
     try:
-        time.sleep(6.8)
-        assert events.blank_lines >= 1 and events.lines.empty()
+        wait_for(lambda: events.blank_lines >= 1 or events.ended.is_set())
+        assert events.blank_lines >= 1 and events.lines.empty() and not events.ended.is_set()
     finally:
         events.close()
 

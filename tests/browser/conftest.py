@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from app.db.migrate import upgrade
+from tests.databases import sqlite_database
 from tests.live import server
 
 CHROMIUM = os.environ.get("STEPWELL_CHROMIUM", "/usr/bin/chromium")
@@ -19,9 +19,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    database = tmp_path_factory.mktemp("live") / "stepwell.db"
-    url = f"sqlite:///{database}"
-    upgrade(url)
+    url = sqlite_database(tmp_path_factory.mktemp("live") / "stepwell.db")
     with server.live_server(url, tmp_path_factory.mktemp("logs"), strict_shutdown=True,
                             secret_key="browser-tests") as base:
         yield base

@@ -10,15 +10,14 @@ from pathlib import Path
 import httpx
 import pytest
 
-from app.db.migrate import upgrade
 from tests.analysis.games import BLUNDER_GAME, BLUNDER_PLY
+from tests.databases import sqlite_database
 from tests.live import server
 
 
 @pytest.fixture(scope="module")
 def analysing_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    url = f"sqlite:///{tmp_path_factory.mktemp('analysis-live') / 'stepwell.db'}"
-    upgrade(url)
+    url = sqlite_database(tmp_path_factory.mktemp("analysis-live") / "stepwell.db")
     with server.live_server(url, tmp_path_factory.mktemp("logs"), secret_key="browser-tests",
                             analysis_budget="100", bots_enabled="false") as base:
         yield base

@@ -9,10 +9,10 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from app.db.migrate import upgrade
 from tests.browser.conftest import screenshot
 from tests.browser.helpers import api_client
 from tests.browser.keyboard import FOCUSED_CELL, tab_to_board
+from tests.databases import sqlite_database
 from tests.fixture_game import GAME
 from tests.live.server import live_server
 
@@ -27,9 +27,7 @@ LAUNCH = (
 
 @pytest.fixture(scope="module")
 def fixture_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    database = tmp_path_factory.mktemp("generic") / "stepwell.db"
-    url = f"sqlite:///{database}"
-    upgrade(url)
+    url = sqlite_database(tmp_path_factory.mktemp("generic") / "stepwell.db")
     with live_server(url, tmp_path_factory.mktemp("logs"), secret_key="generic-board",
                      launch=lambda port: [sys.executable, "-c", LAUNCH, str(port)]) as base:
         yield base

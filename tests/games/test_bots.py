@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import random
-import time
+from types import SimpleNamespace
 
 import pytest
 
 from games import Result, registry
-from games.bots import LEVELS, Level, choose_move
+from games.bots import LEVELS, Level, choose_move, mcts
 from games.bots.mcts import rewards, search
 from games.bots.policies import policy_for
 from games.sight.board import POINT_INDEX
@@ -58,14 +58,38 @@ def test_the_bot_plays_a_legal_move_from_random_positions(game_id, players, opti
         assert move in state.legal_moves()
 
 
+class Playouts:
+    """Counts the search's iterations (each one a playout) and reads a clock that only moves
+    when the search reads it, so budgets are checked by counting work, not by timing it."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, tick: float = 0.0) -> None:
+        self.count = 0
+        self.readings = 0
+        self.tick = tick
+        real_iterate = mcts.iterate
+
+        def counted(*args, **kwargs):
+            self.count += 1
+            return real_iterate(*args, **kwargs)
+
+        monkeypatch.setattr(mcts, "iterate", counted)
+        monkeypatch.setattr(mcts, "time", SimpleNamespace(perf_counter=self.perf_counter))
+
+    def perf_counter(self) -> float:
+        self.readings += 1
+        return self.readings * self.tick
+
+
 @pytest.mark.parametrize("level", sorted(LEVELS))
-def test_a_forced_move_is_returned_at_once(level):
+def test_a_forced_move_is_returned_without_a_search(level, monkeypatch):
     # Sight, light to place and one empty point left: the only legal move.
     state = sight_position({name: (1 if i % 2 else -1) for i, name in enumerate(_points()[1:])})
     assert state.legal_moves() == ["a1"]
-    start = time.perf_counter()
+    playouts = Playouts(monkeypatch)
     assert choose_move(state, 0, level, seed=1) == "a1"
-    assert time.perf_counter() - start < 0.05
+    assert playouts.count == 0
+    choose_move(random_position("sight", 2, {}, seed=1, plies=2), 0, QUICK, seed=1)
+    assert playouts.count > 0  # the counter does see a search
 
 
 @pytest.mark.parametrize("game_id", registry.ids())
@@ -112,12 +136,15 @@ def _wins_at_once(state, move: str, seat: int) -> bool:
     return after.is_over and after.result.winners == (seat,)
 
 
-def test_the_time_budget_is_respected():
-    state = registry.get("scalas").new_state(options={"size": 7})  # the slowest playouts
-    for seconds in (0.05, 0.2):
-        start = time.perf_counter()
-        choose_move(state, 0, Level("timed", None, seconds), seed=0)
-        assert time.perf_counter() - start < seconds + 0.15
+@pytest.mark.parametrize("seconds", [0.05, 0.2])
+def test_the_time_budget_ends_the_search_at_its_deadline(seconds, monkeypatch):
+    """A level with seconds and no iteration cap searches until its clock passes the deadline
+    (one reading per iteration) and no longer: the clock here moves 1 ms per reading."""
+    state = registry.get("scalas").new_state(options={"size": 7})
+    playouts = Playouts(monkeypatch, tick=0.001)
+    choose_move(state, 0, Level("timed", None, seconds), seed=0)
+    assert 0 < playouts.count <= round(seconds / playouts.tick)
+    assert playouts.count >= round(seconds / playouts.tick) // 2  # it did use its budget
 
 
 def _with_other_secrets(state, seat: int, rng: random.Random):

@@ -13,16 +13,14 @@ import pytest
 import redis.asyncio as aioredis
 
 from app.jobs.leadership import RedisLeader
-from tests.realtime.test_redis_bus import REDIS_URL, _redis_problem
+from tests import servers
 
 TTL = 1.0  # seconds; renewals every third of it, with room for a busy machine
 
 
 @pytest.fixture(autouse=True)
 def _redis_up() -> None:
-    problem = _redis_problem()
-    if problem:
-        pytest.skip(f"Redis at {REDIS_URL} is not reachable ({problem})")
+    servers.require_redis("the leader tests")
 
 
 class Candidate:
@@ -62,7 +60,7 @@ async def until(condition: Callable[[], bool], seconds: float = 10.0) -> None:
 
 def in_redis(test: Callable[[aioredis.Redis, str], Awaitable[None]]) -> None:
     async def main() -> None:
-        client = aioredis.Redis.from_url(REDIS_URL)
+        client = aioredis.Redis.from_url(servers.REDIS_URL)
         key = f"t{uuid.uuid4().hex[:10]}:jobs:leader"
         try:
             await test(client, key)

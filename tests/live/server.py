@@ -17,6 +17,8 @@ from typing import Any, TypeVar
 import httpx
 
 T = TypeVar("T")
+WAIT_SECONDS = 30.0
+"""How long a test waits for an awaited event before it gives up (a guard against hanging)."""
 
 
 def free_port() -> int:
@@ -72,3 +74,15 @@ def run_async(make_coroutine: Callable[[], Coroutine[Any, Any, T]]) -> T:
     may have left a running loop on the main thread)."""
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(lambda: asyncio.run(make_coroutine())).result()
+
+
+def wait_for(check: Callable[[], Any], seconds: float = WAIT_SECONDS, step: float = 0.1) -> Any:
+    """The first true value of ``check()``, polled every ``step``; fails after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError("the awaited condition did not come true")
+        time.sleep(step)

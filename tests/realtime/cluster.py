@@ -19,9 +19,8 @@ import httpx
 import redis
 from websockets.sync.client import ClientConnection, connect
 
-from tests.live.server import live_server
-
-WAIT_SECONDS = 30.0
+from tests.live.server import WAIT_SECONDS, live_server
+from tests.live.server import wait_for as wait_for  # re-exported: the cluster tests' helper
 
 
 class Cluster:
@@ -121,14 +120,3 @@ def receive_until(socket: ClientConnection, wanted: Callable[[dict[str, Any]], b
         message = json.loads(socket.recv(timeout=left))
         if wanted(message):
             return message
-
-
-def wait_for(check: Callable[[], Any], seconds: float = WAIT_SECONDS, step: float = 0.1) -> Any:
-    deadline = time.monotonic() + seconds
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError("the awaited condition did not come true")
-        time.sleep(step)

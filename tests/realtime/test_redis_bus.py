@@ -4,59 +4,28 @@ pushed to a spectator connected to instance B."""
 from __future__ import annotations
 
 import contextlib
-import shutil
-import subprocess
 import time
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
-from app.db.migrate import upgrade
 from app.main import create_app
 from app.settings import Settings
+from tests import servers
 from tests.conftest import make_guest
+from tests.databases import sqlite_database
 from tests.live.server import run_async
 from tests.realtime.test_match_socket import next_state
-
-REDIS_URL = "redis://127.0.0.1:6379/0"
-REDIS_START = ["redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "-::1", "--port", "6379",
-               "--save", "", "--appendonly", "no"]
-
-
-def _redis_problem() -> str | None:
-    import redis
-
-    def ping() -> str | None:
-        try:
-            redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
-            return None
-        except redis.RedisError as error:
-            return f"{type(error).__name__}: {error}"
-
-    problem = ping()
-    if problem and shutil.which("redis-server"):
-        subprocess.run(REDIS_START, capture_output=True, timeout=30, check=False)
-        for _ in range(20):
-            problem = ping()
-            if problem is None:
-                break
-            time.sleep(0.2)
-    return problem
 
 
 @pytest.fixture(scope="module")
 def redis_url() -> str:
-    problem = _redis_problem()
-    if problem:
-        pytest.skip(f"!!! Redis at {REDIS_URL} is not reachable ({problem}); "
-                    "the Redis event bus test did NOT run !!!")
-    return REDIS_URL
+    return servers.require_redis("the Redis event bus test")
 
 
 def test_a_move_on_one_instance_reaches_a_spectator_on_another(redis_url: str, tmp_path: Path) -> None:
-    database = f"sqlite:///{tmp_path / 'shared.db'}"
-    upgrade(database)
+    database = sqlite_database(tmp_path / "shared.db")
     settings = Settings(database_url=database, secret_key="shared", redis_url=redis_url,
                         bots_enabled=False)
     with TestClient(create_app(settings)) as instance_a, TestClient(create_app(settings)) as instance_b:

@@ -8,15 +8,13 @@ from pathlib import Path
 import pytest
 from sqlalchemy.orm import Session
 
-from app.db.migrate import upgrade
 from app.db.session import make_engine, make_session_factory
+from tests.databases import sqlite_database
 
 
 @pytest.fixture
 def session(tmp_path: Path) -> Iterator[Session]:
-    url = f"sqlite:///{tmp_path / 'services.db'}"
-    upgrade(url)
-    engine = make_engine(url)
+    engine = make_engine(sqlite_database(tmp_path / "services.db"))
     with make_session_factory(engine)() as db_session:
         yield db_session
     engine.dispose()

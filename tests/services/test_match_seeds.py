@@ -22,7 +22,7 @@ from app.services.identity import create_guest
 from games import registry
 from games.chance import DealRandom
 from games.town.cards import EVENT_IDS, PATH_IDS
-from tests.conftest import _drop_postgres_schema, _fresh_postgres_schema
+from tests.databases import postgres_schema
 
 TOWN = registry.get("town")
 
@@ -124,13 +124,9 @@ def database_at_0012(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator
         command.upgrade(alembic_config(url), "0012")
         yield url
         return
-    base = request.getfixturevalue("postgres_base_url")
-    schema, url = _fresh_postgres_schema(base)
-    try:
+    with postgres_schema(request.getfixturevalue("postgres_base_url"), migrated=False) as url:
         command.upgrade(alembic_config(url), "0012")
         yield url
-    finally:
-        _drop_postgres_schema(base, schema)
 
 
 def test_the_seed_column_keeps_old_seeds_and_holds_128_bit_ones(database_at_0012: str) -> None:

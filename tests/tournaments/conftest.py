@@ -12,7 +12,6 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.migrate import upgrade
 from app.db.models import Match, User
 from app.db.session import make_engine, make_session_factory
 from app.match.service import MatchService
@@ -22,13 +21,12 @@ from app.tournaments.scheduler import advance_all
 from app.tournaments.service import TournamentService
 from games import registry
 from games.bots import choose_move
+from tests.databases import sqlite_database
 
 
 @pytest.fixture
 def sqlite_url(tmp_path: Path) -> str:
-    url = f"sqlite:///{tmp_path / 'tournaments.db'}"
-    upgrade(url)
-    return url
+    return sqlite_database(tmp_path / "tournaments.db")
 
 
 @pytest.fixture

@@ -8,15 +8,14 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from app.db.migrate import upgrade
 from app.main import create_app
 from app.settings import Settings
+from tests.databases import sqlite_database
 
 
 @pytest.fixture
 def client(tmp_path) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
-    url = f"sqlite:///{tmp_path / 'docs.db'}"
-    upgrade(url)
+    url = sqlite_database(tmp_path / "docs.db")
     with TestClient(create_app(Settings(database_url=url, secret_key="k"))) as test_client:
         yield test_client
 

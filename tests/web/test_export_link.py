@@ -6,15 +6,14 @@ import re
 
 from fastapi.testclient import TestClient
 
-from app.db.migrate import upgrade
 from app.main import create_app
 from app.settings import Settings
 from tests.conftest import make_guest
+from tests.databases import sqlite_database
 
 
 def test_match_page_links_the_text_record(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    url = f"sqlite:///{tmp_path / 'pages.db'}"
-    upgrade(url)
+    url = sqlite_database(tmp_path / "pages.db")
     with TestClient(create_app(Settings(database_url=url, secret_key="k"))) as client:
         alice = make_guest(client, "Alice")
         match_id = client.post("/api/v1/matches", json={"game": "sight"}, headers=alice).json()["id"]

@@ -7,16 +7,15 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
-from app.db.migrate import upgrade
 from app.main import create_app
 from app.settings import Settings
 from games import registry
+from tests.databases import sqlite_database
 
 
 @pytest.fixture
 def browser(tmp_path) -> TestClient:  # type: ignore[no-untyped-def]
-    url = f"sqlite:///{tmp_path / 'pages.db'}"
-    upgrade(url)
+    url = sqlite_database(tmp_path / "pages.db")
     with TestClient(create_app(Settings(database_url=url, secret_key="k"))) as client:
         yield client
 

@@ -6,9 +6,9 @@ import re
 
 from fastapi.testclient import TestClient
 
-from app.db.migrate import upgrade
 from app.main import create_app
 from app.settings import Settings
+from tests.databases import sqlite_database
 
 
 def _csrf(html: str) -> str:
@@ -18,8 +18,7 @@ def _csrf(html: str) -> str:
 
 
 def test_tokens_page_creates_lists_and_revokes(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    url = f"sqlite:///{tmp_path / 'pages.db'}"
-    upgrade(url)
+    url = sqlite_database(tmp_path / "pages.db")
     with TestClient(create_app(Settings(database_url=url, secret_key="k"))) as browser:
         assert browser.get("/account/tokens", follow_redirects=False).status_code == 303
         csrf = _csrf(browser.get("/signup").text)
@@ -47,8 +46,7 @@ def test_tokens_page_creates_lists_and_revokes(tmp_path) -> None:  # type: ignor
 
 
 def test_tokens_page_refuses_a_forged_form(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    url = f"sqlite:///{tmp_path / 'pages.db'}"
-    upgrade(url)
+    url = sqlite_database(tmp_path / "pages.db")
     with TestClient(create_app(Settings(database_url=url, secret_key="k"))) as browser:
         csrf = _csrf(browser.get("/signup").text)
         browser.post("/signup", data={"csrf": csrf, "username": "aiko",

@@ -16,7 +16,8 @@ from app.api.schemas import MatchOut, ResultOut, SeatOut, SeekOut
 PROTOCOL_VERSION = 1
 
 ERROR_CODES = ("stale_ply", "not_your_turn", "illegal_move", "time_out", "not_a_player",
-               "match_not_active", "rate_limited", "invalid_token", "no_match", "invalid_request")
+               "match_not_active", "rate_limited", "invalid_token", "no_match", "invalid_request",
+               "missing_scope", "credential_ended", "match_sealed")
 
 
 class Message(BaseModel):

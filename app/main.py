@@ -13,7 +13,6 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
 
-from app import heap
 from app.analysis import pool as hint_pool
 from app.api.docs import install_offline_docs
 from app.api.errors import install_error_handlers
@@ -26,6 +25,8 @@ from app.db.session import make_engine, make_session_factory
 from app.http.identity_cache import AUTH_CHANNEL, IdentityCache
 from app.http.live_connections import LiveConnections
 from app.jobs.runner import BackgroundJobs
+from app.kernel import heap, i18n
+from app.kernel.settings import PROJECT_ROOT, Settings
 from app.match.warm import WarmMatches
 from app.realtime.bus import InProcessBus
 from app.realtime.live_socket import router as live_socket_router
@@ -34,9 +35,7 @@ from app.realtime.match_socket import MatchSockets
 from app.realtime.match_socket import router as match_socket_router
 from app.realtime.presence import Presence, SharedPresence
 from app.realtime.redis_bus import RedisBus
-from app.settings import PROJECT_ROOT, Settings
 from app.tournaments.pages import router as tournament_page_router
-from app.web import i18n
 from app.web.account_pages import router as account_page_router
 from app.web.analysis_pages import router as analysis_page_router
 from app.web.pages import render_page_error
@@ -79,7 +78,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.jobs = BackgroundJobs(settings, app.state.session_factory, app.state.bus,
                                             app.state.presence)
             jobs_task = asyncio.create_task(app.state.jobs.run())
-        heap.install()  # the collector walks what requests make, not the app (app/heap.py)
+        heap.install()  # the collector walks what requests make, not the app (app/kernel/heap.py)
         yield
         identity_changes.cancel()
         if jobs_task is not None:

@@ -1,6 +1,6 @@
 """Rate limits: how often one address, account, user or token may do each costly or guessable thing.
 
-Every limit is a setting (``rate_<name>`` in app/settings.py, in the ``limits`` notation, e.g.
+Every limit is a setting (``rate_<name>`` in app/kernel/settings.py, in the ``limits`` notation, e.g.
 ``"10/second;600/minute"``) counted in a moving window by the ``limits`` library: in Redis when
 ``REDIS_URL`` is set (so several instances share the counts), in this process's memory otherwise.
 Failed logins also lock the account for a time that doubles with each failure past a threshold,
@@ -27,8 +27,8 @@ from limits.strategies import MovingWindowRateLimiter
 from starlette.requests import HTTPConnection
 
 from app.http.principal import Principal, resolve_principal_async
-from app.services.errors import ServiceError, Unauthenticated
-from app.settings import Settings
+from app.kernel.errors import ServiceError, Unauthenticated
+from app.kernel.settings import Settings
 
 log = logging.getLogger(__name__)
 

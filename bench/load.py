@@ -39,15 +39,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load_client import (
-    Api,
-    Stats,
-    closed_loop,
-    fan_out,
-    idle_sockets,
-    make_tables,
-    percentile,
-)
+from load_client import Api, Stats, closed_loop, fan_out, idle_sockets, make_tables, percentile
 from load_servers import REDIS, Database, Server, bare_write_loop, connections_to
 
 

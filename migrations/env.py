@@ -6,7 +6,7 @@ from alembic import context
 from sqlalchemy import engine_from_config, pool
 
 from app.db.models import Base
-from app.settings import Settings
+from app.kernel.settings import Settings
 
 config = context.config
 target_metadata = Base.metadata

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from app.kernel.settings import Settings
 from app.main import create_app
-from app.settings import Settings
 from tests import databases, servers
 
 # Ordinary suites never meet a rate limit; tests/api/test_rate_limits.py sets the real scale.

@@ -13,9 +13,9 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from app.kernel.errors import Forbidden
+from app.kernel.identity import Identity
 from app.match import store
-from app.services.errors import Forbidden
-from app.services.identity import Identity
 
 
 def hint_position(session: Session, match_id: str, user: Identity) -> tuple[str, dict[str, Any]]:

@@ -12,7 +12,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
 from app.analysis.compute import lower_priority
-from app.processes import spawn_pool, stop_pool
+from app.kernel.processes import spawn_pool, stop_pool
 
 T = TypeVar("T")
 _lock = threading.Lock()

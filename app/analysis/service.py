@@ -24,11 +24,11 @@ from sqlalchemy.orm import Session
 from app.analysis.compute import budget_for
 from app.db.models import Match, MatchAnalysis
 from app.db.session import rows_matched
+from app.kernel.errors import Conflict, NotFound
+from app.kernel.identity import Identity
+from app.kernel.timesource import now
 from app.match import sealing, store
 from app.match.service import MatchService
-from app.services.errors import Conflict, NotFound
-from app.services.identity import Identity
-from app.timesource import now
 
 ANALYSIS_CHANNEL = "analysis"
 """Bus channel telling the job leader that an analysis was requested."""

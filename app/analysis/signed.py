@@ -29,9 +29,9 @@ from datetime import datetime
 import orjson
 
 from app.analysis.board import Line, Start
-from app.services.errors import Invalid
+from app.kernel.errors import Invalid
+from app.kernel.timesource import now
 from app.services.option_privacy import public_options
-from app.timesource import now
 from games import State, registry
 
 VERSION = 1

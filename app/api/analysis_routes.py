@@ -16,9 +16,9 @@ from app.api.deps import SessionDep
 from app.api.errors import ERROR_RESPONSES
 from app.db.one_hop import OneHopRoute
 from app.http.doors import Player, PublicDoor, Reader
+from app.kernel.errors import Conflict, Invalid
 from app.ratelimit import rate_limit
 from app.realtime.bus import match_channel
-from app.services.errors import Conflict, Invalid
 from app.services.game_records import parse_seed
 
 SEED_DESCRIPTION = (

@@ -12,9 +12,9 @@ from app.api.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import BotMaker, PublicDoor, principal_of
 from app.http.identity_cache import identities
+from app.kernel.errors import Forbidden
 from app.ratelimit import login_guard
 from app.services import accounts, bot_accounts
-from app.services.errors import Forbidden
 
 router = APIRouter(route_class=OneHopRoute, tags=["bots"])
 

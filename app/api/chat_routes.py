@@ -16,11 +16,11 @@ from app.api.deps import Matches, SessionDep
 from app.api.schemas import RowId
 from app.db.one_hop import OneHopRoute
 from app.http.doors import AccountOwner, Player, Reader, SignedInReader
+from app.kernel import i18n
+from app.kernel.errors import Forbidden
 from app.ratelimit import rate_limit
 from app.services import chat_reports, relations
 from app.services.chat import PHRASES, ChatFlood, ChatService, FloodLimit, is_moderator
-from app.services.errors import Forbidden
-from app.web import i18n
 
 router = APIRouter(route_class=OneHopRoute, tags=["chat"])  # included under /api/v1
 

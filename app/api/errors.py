@@ -19,8 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute, Match
 
 from app.api.schemas import ErrorOut
-from app.ratelimit import RateLimited
-from app.services.errors import (
+from app.kernel.errors import (
     Conflict,
     Forbidden,
     Invalid,
@@ -29,6 +28,7 @@ from app.services.errors import (
     ServiceError,
     Unauthenticated,
 )
+from app.ratelimit import RateLimited
 
 log = logging.getLogger(__name__)
 

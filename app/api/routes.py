@@ -149,22 +149,22 @@ def list_moves(match_id: str, matches: Matches, viewer: Reader) -> list[dict[str
     return matches.moves(match_id)
 
 
-from app.api.platform_routes import router as platform_router  # noqa: E402 (platform routes)
+from app.api.platform_routes import router as platform_router  # noqa: E402 (platform routes
 
 router.include_router(platform_router)
 
-from app.api.chat_routes import router as chat_router  # noqa: E402 (chat, mutes, blocks)
+from app.api.chat_routes import router as chat_router  # noqa: E402 (chat, mutes, blocks
 
 router.include_router(chat_router)
 
-from app.api.notice_routes import router as notice_router  # noqa: E402 (my games)
+from app.api.notice_routes import router as notice_router  # noqa: E402 (my games
 
 router.include_router(notice_router)
 
-from app.api.why_routes import router as why_router  # noqa: E402 ("why not here")
+from app.api.why_routes import router as why_router  # noqa: E402 ("why not here"
 
 router.include_router(why_router)
 
-from app.api.analysis_routes import router as analysis_router  # noqa: E402 (analysis)
+from app.api.analysis_routes import router as analysis_router  # noqa: E402 (analysis
 
 router.include_router(analysis_router)

@@ -8,8 +8,8 @@ from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from app.db.models import MAX_ROW_ID
+from app.kernel.identity import MAX_NAME_LENGTH
 from app.match.clocks import TimeControl
-from app.services.identity import MAX_NAME_LENGTH
 from games import registry
 
 

@@ -7,7 +7,7 @@ import sys
 from alembic import command
 from alembic.config import Config
 
-from app.settings import PROJECT_ROOT, Settings
+from app.kernel.settings import PROJECT_ROOT, Settings
 
 
 def alembic_config(database_url: str) -> Config:

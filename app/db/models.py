@@ -21,7 +21,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
-from app import timesource
+from app.kernel import timesource
 
 MAX_ROW_ID = 2**31 - 1
 """The largest id an ``Integer`` primary key holds on every supported database."""

@@ -29,7 +29,7 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.orm import Session
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app.services.errors import ServerBusy
+from app.kernel.errors import ServerBusy
 
 
 def _sessions_in(values: dict[str, Any]) -> list[Session]:

@@ -18,8 +18,8 @@ from starlette.requests import HTTPConnection
 from app.http import scopes
 from app.http.credentials import SAFE_METHODS, csrf_ok, sent_csrf
 from app.http.principal import Principal, resolve_principal_async
-from app.services.errors import Forbidden, Unauthenticated
-from app.services.identity import Identity
+from app.kernel.errors import Forbidden, Unauthenticated
+from app.kernel.identity import Identity
 
 SCOPE_ATTRIBUTE = "door_scope"
 SIGN_IN_FIRST = "Sign in first: POST /api/v1/guests gives a guest a token."

@@ -19,8 +19,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from starlette.requests import HTTPConnection
 
 from app.http import sessions
+from app.kernel.identity import Identity
 from app.services import identity
-from app.services.identity import Identity
 
 CACHE_SECONDS = 60.0
 TOUCH_EVERY_SECONDS = 60.0

@@ -64,7 +64,7 @@ def markdown(app: Any) -> str:
 
 
 if __name__ == "__main__":
+    from app.kernel.settings import Settings
     from app.main import create_app
-    from app.settings import Settings
 
     print(markdown(create_app(Settings(secret_key="inventory"))), end="")

@@ -20,9 +20,9 @@ from app.db.models import utcnow
 from app.http import scopes, sessions
 from app.http.credentials import bearer_token, cookie_session
 from app.http.identity_cache import TOUCH_EVERY_SECONDS, identities
+from app.kernel.errors import Unauthenticated
+from app.kernel.identity import Identity
 from app.services import identity
-from app.services.errors import Unauthenticated
-from app.services.identity import Identity
 
 Credential = Literal["anonymous", "session", "token"]
 

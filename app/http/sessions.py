@@ -13,7 +13,8 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from app.db.models import BrowserSession, User
-from app.services.identity import Identity, identity_of
+from app.kernel.identity import Identity
+from app.services.identity import identity_of
 
 COOKIE_KEY = "sid"
 """The field of the signed session cookie that names the browser session."""

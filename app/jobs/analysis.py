@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.analysis import compute
 from app.analysis.service import ANALYSIS_CHANNEL, AnalysisService, Work, event
 from app.analysis.values import PositionValue, judge
-from app.processes import spawn_pool, stop_pool
+from app.kernel.processes import spawn_pool, stop_pool
 from app.realtime.bus import EventBus, match_channel
 
 log = logging.getLogger(__name__)

@@ -19,14 +19,14 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.kernel.errors import ServiceError
+from app.kernel.identity import Identity
+from app.kernel.processes import spawn_pool, stop_pool
 from app.match.bots import active_matches_with_bots, bot_levels_by_user, bot_move
 from app.match.payloads import Known, MatchChange, to_move_of
 from app.match.records import MatchRecord
 from app.match.service import MatchService, Publish
-from app.processes import spawn_pool, stop_pool
 from app.realtime.bus import LIVE_CHANNEL, EventBus
-from app.services.errors import ServiceError
-from app.services.identity import Identity
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ import logging
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from app import timesource
+from app.kernel import timesource
 from app.match.service import Publish
 from app.match.timeouts import flag_overdue, next_deadline
 

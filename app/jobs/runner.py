@@ -20,11 +20,11 @@ from app.jobs.leadership import RedisLeader, SoleLeader
 from app.jobs.quick_play import pair_quick_play
 from app.jobs.seek_expiry import expire_absent_seekers
 from app.jobs.tournaments import run_tournaments
+from app.kernel.settings import Settings
 from app.match.records import MatchRecord
 from app.realtime.bus import EventBus, publish_match
 from app.realtime.presence import Presence, SharedPresence
 from app.realtime.redis_bus import RedisBus
-from app.settings import Settings
 
 log = logging.getLogger(__name__)
 SWEEP_SECONDS = 1.0

@@ -16,8 +16,8 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from app import timesource
 from app.db.models import Seek
+from app.kernel import timesource
 from app.match.service import MatchService
 from app.realtime.presence import Presence
 from app.services.lobby import LobbyService, Publish

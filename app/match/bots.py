@@ -13,11 +13,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.db.models import Match, MatchPlayer, User
+from app.kernel.errors import Conflict, Invalid
+from app.kernel.identity import Identity
 from app.match import store
 from app.match.records import MatchRecord
 from app.match.service import MatchService
-from app.services.errors import Conflict, Invalid
-from app.services.identity import Identity
 from games import registry
 from games.bots import choose_move
 

@@ -16,7 +16,7 @@ from typing import Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from app.services.errors import Invalid
+from app.kernel.errors import Invalid
 
 DAY_MS = 24 * 3600 * 1000
 FIRST_MOVE_MS = {"realtime": 60_000, "correspondence": DAY_MS}

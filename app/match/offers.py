@@ -11,13 +11,13 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from app.db.models import Move
+from app.kernel.errors import Conflict, Invalid
+from app.kernel.identity import Identity
+from app.kernel.timesource import now
 from app.match import clocks, results, store
 from app.match.records import MatchRecord
 from app.match.service import MatchService, validate_setup
-from app.services.errors import Conflict, Invalid
-from app.services.identity import Identity
 from app.services.option_privacy import without_fixed_deal
-from app.timesource import now
 from games import Game, Result, State, registry
 
 KINDS = ("draw", "end", "takeback", "rematch")

@@ -21,9 +21,9 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from app.db.models import Match
+from app.kernel import i18n
+from app.kernel.errors import Forbidden
 from app.match.records import MatchHeader
-from app.services.errors import Forbidden
-from app.web import i18n
 
 if TYPE_CHECKING:
     from app.match.store import AnyMatch

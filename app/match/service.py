@@ -21,14 +21,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.db.models import Match, MatchPlayer, Move
+from app.kernel.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
+from app.kernel.identity import Identity
+from app.kernel.timesource import now
 from app.match import clocks, results, sealing, store
 from app.match.records import LastMove, MatchRecord, record_of
 from app.match.store import Publish
 from app.match.warm import WarmMatches, after_commit
 from app.services import why
-from app.services.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
-from app.services.identity import Identity
-from app.timesource import now
 from games import Game, IllegalMove, Result, State, registry
 from games.chance import SEED_BITS
 

@@ -13,9 +13,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import Match
+from app.kernel.errors import Conflict
+from app.kernel.timesource import now
 from app.match.service import MatchService, Publish
-from app.services.errors import Conflict
-from app.timesource import now
 
 
 def flag_overdue(session_factory: sessionmaker[Session], publish: Publish | None = None) -> list[str]:

@@ -47,6 +47,9 @@ from app.db.one_hop import is_busy_error
 from app.http.doors import declared
 from app.http.live_connections import CLOSE_FORBIDDEN, Live
 from app.http.scopes import PLAY, READ
+from app.kernel import i18n
+from app.kernel.errors import NotFound, ServerBusy, ServiceError
+from app.kernel.identity import Identity
 from app.match import sealing
 from app.match.clocks import PublicClock
 from app.match.payloads import Known, seat_message
@@ -58,9 +61,6 @@ from app.realtime.connection import EXPECTED_ENDINGS
 from app.realtime.match_feed import MatchFeed, shared_matches
 from app.realtime.presence import Connection, Presence
 from app.realtime.socket_door import accept, enter, leave, refuse
-from app.services.errors import NotFound, ServerBusy, ServiceError
-from app.services.identity import Identity
-from app.web import i18n
 
 log = logging.getLogger(__name__)
 PATH = re.compile(r"/api/v1/matches/([^/]+)/ws")

@@ -34,7 +34,7 @@ from typing import Any
 
 import orjson
 
-from app import timesource
+from app.kernel import timesource
 from app.realtime.bus import match_channel
 
 BATCH_SECONDS = 0.25

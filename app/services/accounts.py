@@ -14,8 +14,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.db.models import User, utcnow
-from app.services.errors import Conflict, Invalid, Unauthenticated
-from app.services.identity import Identity, clean_display_name, identity_of, issue_token
+from app.kernel.errors import Conflict, Invalid, Unauthenticated
+from app.kernel.identity import Identity
+from app.services.identity import clean_display_name, identity_of, issue_token
 from app.services.reserved_names import refuse_reserved, skeleton
 
 USERNAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{3,20}$")

@@ -15,9 +15,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.models import ApiToken, User
-from app.services.errors import Forbidden, Invalid, NotFound
-from app.services.identity import Identity, hash_token
-from app.timesource import now
+from app.kernel.errors import Forbidden, Invalid, NotFound
+from app.kernel.identity import Identity
+from app.kernel.timesource import now
+from app.services.identity import hash_token
 
 SCOPES = ("read", "play", "challenge", "bot")
 TOKEN_PREFIX = "swp_"

@@ -14,9 +14,10 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Match, MatchPlayer, Rating, User
+from app.kernel.errors import Conflict, Forbidden, NotFound
+from app.kernel.identity import Identity
 from app.match.bots import BOT_LEVELS, BOT_NAMES, bot_username
-from app.services.errors import Conflict, Forbidden, NotFound
-from app.services.identity import Identity, identity_of
+from app.services.identity import identity_of
 from app.services.ratings import rating_json
 from app.services.reserved_names import refuse_reserved
 

@@ -26,10 +26,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.models import ChatMessage, User, UserRelation
+from app.kernel.errors import Forbidden, Invalid, NotFound, ServiceError
+from app.kernel.identity import Identity
 from app.match.records import MatchHeader, MatchRecord
 from app.services import relations
-from app.services.errors import Forbidden, Invalid, NotFound, ServiceError
-from app.services.identity import Identity
 
 PLAYERS = "players"
 SPECTATORS = "spectators"

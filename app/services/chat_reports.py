@@ -14,10 +14,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.models import ChatReport, User
+from app.kernel.errors import Forbidden, NotFound
+from app.kernel.identity import Identity
 from app.match.records import MatchRecord
 from app.services.chat import ChatService, check_read, line_json
-from app.services.errors import Forbidden, NotFound
-from app.services.identity import Identity
 
 REPORT_LIST_LIMIT = 200
 
@@ -64,7 +64,7 @@ def set_moderator(session: Session, username: str, on: bool = True) -> None:
 
 if __name__ == "__main__":  # python -m app.services.chat_reports grant|revoke <username>
     from app.db.session import make_engine, make_session_factory
-    from app.settings import Settings
+    from app.kernel.settings import Settings
 
     action, name = sys.argv[1], sys.argv[2]
     factory = make_session_factory(make_engine(Settings().database_url))

@@ -24,8 +24,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.models import Match, Move
+from app.kernel.errors import NotFound
 from app.match import sealing
-from app.services.errors import NotFound
 from app.services.option_privacy import public_options
 from app.services.ratings import get_rating, rating_json
 from games import Game, State, registry

@@ -4,32 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from dataclasses import dataclass
-from datetime import datetime
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from app.db.models import ApiToken, User, utcnow
-from app.services.errors import Invalid
+from app.kernel.errors import Invalid
+from app.kernel.identity import MAX_NAME_LENGTH, Identity
 from app.services.reserved_names import refuse_reserved
-
-MAX_NAME_LENGTH = 24
-
-
-@dataclass(frozen=True)
-class Identity:
-    """Who is calling: enough to decide seats and show names, with no secret in it."""
-
-    id: int
-    name: str
-    kind: str
-    scopes: frozenset[str] | None = None
-    """A personal token's scopes; None: full access (session, guest and login tokens)."""
-    expires_at: datetime | None = None
-
-    def public(self) -> dict[str, object]:
-        return {"id": self.id, "name": self.name, "kind": self.kind}
 
 
 def identity_of(user: User) -> Identity:

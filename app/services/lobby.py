@@ -18,12 +18,13 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Seek, User, utcnow
 from app.db.session import rows_matched
+from app.kernel.errors import Conflict, Forbidden, Invalid, NotFound
+from app.kernel.identity import Identity
 from app.match import clocks
 from app.match.bots import ensure_bot_user, level_of
 from app.match.service import MatchService, validate_setup
 from app.services import relations
-from app.services.errors import Conflict, Forbidden, Invalid, NotFound
-from app.services.identity import Identity, identity_of
+from app.services.identity import identity_of
 from app.services.option_privacy import (
     fixed_deal_fields,
     public_options,

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.services.errors import Invalid
-from app.web import i18n
+from app.kernel import i18n
+from app.kernel.errors import Invalid
 from games import Game, registry
 
 FIXED_DEAL_NOTE = i18n.N_("Its creator fixed the deal (start cards or the order of a deck), so "

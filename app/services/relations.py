@@ -14,7 +14,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from app.db.models import User, UserRelation
-from app.services.errors import Invalid, NotFound
+from app.kernel.errors import Invalid, NotFound
 
 RelationKind = Literal["mute", "block"]
 KINDS: tuple[str, ...] = ("mute", "block")

@@ -19,8 +19,8 @@ from functools import cache
 
 from confusable_homoglyphs.confusables import confusables_data
 
-from app.services.errors import Forbidden
-from app.web import i18n
+from app.kernel import i18n
+from app.kernel.errors import Forbidden
 
 RESERVED_WORDS = ("admin", "administrator", "moderator", "mod", "stepwell", "system", "root",
                   "support", "staff", "bot", "official", "security")

@@ -15,10 +15,10 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from app.kernel import i18n
+from app.kernel.errors import Forbidden, Invalid
+from app.kernel.identity import Identity
 from app.match import store
-from app.services.errors import Forbidden, Invalid
-from app.services.identity import Identity
-from app.web import i18n
 from games import COMMON_ILLEGAL, Game, IllegalMove, registry
 
 # The common reasons (games/base.py COMMON_ILLEGAL), marked for the site's catalog; a test checks

@@ -10,8 +10,8 @@ from fastapi.responses import Response
 from app.api.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import PageDoor
+from app.kernel import i18n
 from app.tournaments.service import TournamentService, deal_options
-from app.web import i18n
 from app.web.forms import page_viewer
 from app.web.templating import render
 from games import registry

@@ -27,9 +27,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import Match, Move
 from app.db.session import rows_matched
+from app.kernel.timesource import now
 from app.match import clocks, sealing, store
 from app.match.service import MatchService, MatchSetup, Publish, new_seed, validate_setup
-from app.timesource import now
 from app.tournaments import pairing
 from app.tournaments.models import (
     Tournament,

@@ -10,8 +10,8 @@ from fastapi.responses import RedirectResponse
 from app.api.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import PageDoor
-from app.services.errors import NotFound
-from app.web import i18n
+from app.kernel import i18n
+from app.kernel.errors import NotFound
 from app.web.forms import page_viewer
 from app.web.templating import render
 from games import registry

@@ -14,11 +14,11 @@ from app.http import sessions
 from app.http.credentials import cookie_session, csrf_ok
 from app.http.doors import principal_of
 from app.http.identity_cache import identities
+from app.kernel import i18n
+from app.kernel.errors import Forbidden
+from app.kernel.identity import Identity
 from app.ratelimit import client_address, limiter_for
 from app.services import identity
-from app.services.errors import Forbidden
-from app.services.identity import Identity
-from app.web import i18n
 
 
 def page_viewer(request: Request, session: Session | None = None) -> Identity | None:

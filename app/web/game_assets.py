@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from app.settings import PROJECT_ROOT
+from app.kernel.settings import PROJECT_ROOT
 
 STATIC_DIR = PROJECT_ROOT / "static"
 GENERIC = "generic"

@@ -12,9 +12,9 @@ from fastapi.responses import Response
 from app.api.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import PageDoor
+from app.kernel.errors import Forbidden
 from app.services.chat import is_moderator
 from app.services.chat_reports import recent_reports
-from app.services.errors import Forbidden
 from app.web.forms import page_viewer
 from app.web.templating import render
 

@@ -8,7 +8,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-from app.web import i18n
+from app.kernel import i18n
 
 BUILTIN_BOT = re.compile(r"^Bot \((easy|medium|hard)\)$")
 LEVELS = {"easy": i18n.N_("easy"), "medium": i18n.N_("medium"), "hard": i18n.N_("hard")}

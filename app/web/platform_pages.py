@@ -16,11 +16,11 @@ from app.api.schemas import RowId
 from app.api.token_routes import forget_revoked
 from app.db.one_hop import OneHopRoute
 from app.http.doors import PageDoor
+from app.kernel import i18n
+from app.kernel.errors import ServiceError
+from app.kernel.identity import Identity
 from app.services import api_tokens
 from app.services.bot_accounts import list_bots
-from app.services.errors import ServiceError
-from app.services.identity import Identity
-from app.web import i18n
 from app.web.forms import check_csrf, form_int, page_viewer
 from app.web.templating import render
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from babel.messages.extract import extract_javascript
 
-from app.settings import PROJECT_ROOT
-from app.web import i18n
+from app.kernel import i18n
+from app.kernel.settings import PROJECT_ROOT
 
 STATIC_DIR = PROJECT_ROOT / "static"
 KEYWORDS = {"t": None, "N_": None}

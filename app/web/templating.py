@@ -10,8 +10,9 @@ from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from app.settings import PROJECT_ROOT
-from app.web import game_assets, i18n, names, script_words
+from app.kernel import i18n
+from app.kernel.settings import PROJECT_ROOT
+from app.web import game_assets, names, script_words
 from games import registry
 
 templates = Jinja2Templates(directory=str(PROJECT_ROOT / "templates"))

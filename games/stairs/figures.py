@@ -9,7 +9,20 @@ could climb but may not move now), ``top`` (squares outlined gold: pieces at the
 from __future__ import annotations
 
 from games.figures import Diagram
-from games.figures_svg import DARK, FOCUS, LIGHT, MUTED, NO, OK, arrow, cross, el, markers, svg, text
+from games.figures_svg import (
+    DARK,
+    FOCUS,
+    LIGHT,
+    MUTED,
+    NO,
+    OK,
+    arrow,
+    cross,
+    el,
+    markers,
+    svg,
+    text,
+)
 
 SIZE = 6
 CELL = 56

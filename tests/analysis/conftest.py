@@ -8,9 +8,9 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
+from app.kernel.settings import Settings
 from app.main import create_app
-from app.settings import Settings
-from tests.api.conftest import alice, bob  # noqa: F401 (fixtures)
+from tests.api.conftest import alice, bob  # noqa: F401 (fixtures
 from tests.databases import sqlite_database
 
 TEST_BUDGET = 100

@@ -8,13 +8,13 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from app.kernel.identity import Identity
 from app.match import store
 from app.match.service import MatchService
-from app.services.identity import Identity
 from app.tournaments.scheduler import advance_all
 from tests.api.conftest import start_match
 from tests.conftest import make_guest
-from tests.tournaments.test_sealed import client  # noqa: F401 (the fixture: no background jobs)
+from tests.tournaments.test_sealed import client  # noqa: F401 (the fixture: no background jobs
 
 
 def _hint(client: TestClient, match_id: str, headers: dict[str, str]):  # type: ignore[no-untyped-def]

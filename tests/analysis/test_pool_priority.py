@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from app.jobs.analysis import make_pool
-from app.processes import stop_pool
+from app.kernel.processes import stop_pool
 
 
 def _priority() -> tuple[int, int]:

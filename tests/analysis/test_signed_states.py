@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from app.analysis import board, signed
 from app.db.models import Match
-from app.timesource import FakeClock, use
+from app.kernel.timesource import FakeClock, use
 from games import registry
 from tests.analysis.games import stairs_game_with_passes
 from tests.api.conftest import start_match

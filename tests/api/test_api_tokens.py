@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from app import timesource
+from app.kernel import timesource
 from tests.api.conftest import start_match
 from tests.conftest import make_guest
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from app.kernel.settings import Settings
 from app.main import create_app
-from app.settings import Settings
 from tests.conftest import make_guest
 
 BOT_WAIT_SECONDS = 30

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app import timesource
+from app.kernel import timesource
+from app.kernel.settings import Settings
+from app.kernel.timesource import FakeClock
 from app.main import create_app
 from app.match.timeouts import flag_overdue
-from app.settings import Settings
-from app.timesource import FakeClock
 from tests.conftest import make_guest
 
 BLITZ = {"kind": "realtime", "minutes": 1, "increment": 2}

@@ -26,8 +26,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.db.models import Match
+from app.kernel.settings import Settings
 from app.main import create_app
-from app.settings import Settings
 from games.town.cards import EVENT_IDS, PATH_IDS
 from games.town.engine import GAME, TownState
 from tests.databases import sqlite_database

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from app.services.identity import MAX_NAME_LENGTH
+from app.kernel.identity import MAX_NAME_LENGTH
 from tests.conftest import make_guest
 
 DECLARED_ERRORS = {"400", "401", "403", "404", "409", "422", "429", "503"}

@@ -9,8 +9,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from app import timesource
-from app.timesource import FakeClock
+from app.kernel import timesource
+from app.kernel.timesource import FakeClock
 from tests.api.conftest import start_match
 from tests.api.test_lobby import make_account
 from tests.conftest import make_guest

@@ -19,7 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 from websockets.sync.client import connect
 
-from app.services.errors import Invalid
+from app.kernel.errors import Invalid
 from app.services.option_privacy import (
     public_options,
     refuse_secret_options_in_rated,

@@ -9,11 +9,11 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from app.kernel.settings import Settings
+from app.kernel.timesource import FakeClock, use
 from app.main import create_app
 from app.match import store
 from app.match.warm import WarmMatches
-from app.settings import Settings
-from app.timesource import FakeClock, use
 from tests.api.conftest import start_match
 from tests.conftest import make_guest
 

@@ -9,7 +9,7 @@ import random
 import pytest
 from fastapi.testclient import TestClient
 
-from app.web import i18n
+from app.kernel import i18n
 from games import Game, registry
 from tests.conftest import make_guest
 

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from app.kernel import i18n
+from app.kernel.settings import Settings
 from app.main import create_app
-from app.settings import Settings
-from app.web import i18n
 from games import Game, registry
 from games.bots import LEVELS, choose_move
 from tests.conftest import make_guest

@@ -8,8 +8,8 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
+from app.kernel.settings import Settings
 from app.main import create_app
-from app.settings import Settings
 from tests.api.conftest import start_match
 from tests.conftest import make_guest
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from app.http.inventory import FRAMEWORK_ROUTES, Door, doors
+from app.kernel.settings import Settings
 from app.main import create_app
-from app.settings import Settings
 
 
 def _app(tmp_path: Any) -> Any:

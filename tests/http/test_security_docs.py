@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from app.http.inventory import markdown
+from app.kernel.settings import Settings
 from app.main import create_app
-from app.settings import Settings
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "security.md"
 START, END = "<!-- doors: python -m app.http.inventory -->\n", "<!-- /doors -->"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from fastapi.routing import APIRoute
 
 from app.db.one_hop import OneHopRoute, closes_sessions
+from app.kernel.settings import Settings
 from app.main import create_app
-from app.settings import Settings
 
 
 def _api_routes(routes: list) -> list[APIRoute]:  # type: ignore[type-arg]

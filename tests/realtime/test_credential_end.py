@@ -19,7 +19,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 
 from app.db.models import ApiToken
-from app.timesource import system_now
+from app.kernel.timesource import system_now
 from tests.api.live import StreamReader, account, live_server
 from tests.realtime.live_doors import (
     Browser,

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from app.kernel.settings import Settings
 from app.main import create_app
-from app.settings import Settings
 from tests import servers
 from tests.conftest import make_guest
 from tests.databases import sqlite_database

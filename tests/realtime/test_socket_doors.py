@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from app.kernel.settings import Settings
 from app.main import create_app
-from app.settings import Settings
 from tests.api.conftest import start_match
 from tests.api.test_api_tokens import make_account, make_token
 from tests.conftest import make_guest

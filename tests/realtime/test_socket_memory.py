@@ -20,10 +20,10 @@ import httpx
 import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
+from app.kernel.settings import Settings
 from app.main import create_app
 from app.realtime.match_feed import MatchFeed, shared_matches
 from app.realtime.match_socket import SocketFeed
-from app.settings import Settings
 from tests.live.server import run_async
 
 SPECTATORS = 12
@@ -36,7 +36,7 @@ def _free_port() -> int:
 
 
 def _every_object() -> list[object]:
-    """Every object the collector tracks, the frozen ones too (app/heap.py freezes the
+    """Every object the collector tracks, the frozen ones too (app/kernel/heap.py freezes the
     survivors of full collections; ``gc.get_objects`` skips those), after a full collection."""
     gc.unfreeze()  # a full walk, so dead cycles among frozen objects are freed too
     gc.collect()

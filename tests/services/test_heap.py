@@ -1,4 +1,4 @@
-"""The collector policy of app/heap.py: survivors of a full collection are frozen out of later
+"""The collector policy of app/kernel/heap.py: survivors of a full collection are frozen out of later
 walks, and cycles that die among frozen objects are still reclaimed by the periodic reclaim."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from app.heap import Collector
+from app.kernel.heap import Collector
 
 
 class Node:
@@ -66,9 +66,9 @@ def test_a_dead_cycle_among_frozen_objects_is_reclaimed_after_the_period(
 
 def test_young_collections_wait_for_thousands_of_new_objects() -> None:
     """At CPython's default a young collection came every 700 net allocations: thousands a second
-    under 2,000 sockets, and the 1,000 × 2 fan-out's p99 (app/heap.py). Once installed, a burst
+    under 2,000 sockets, and the 1,000 × 2 fan-out's p99 (app/kernel/heap.py). Once installed, a burst
     of 10,000 new containers runs none."""
-    from app import heap
+    from app.kernel import heap
 
     heap.install()
     young: list[int] = []

@@ -9,8 +9,8 @@ import pytest
 from sqlalchemy.orm import Session
 
 from app.db.models import Match
+from app.kernel.errors import Invalid
 from app.match.service import MatchService
-from app.services.errors import Invalid
 from app.services.identity import create_guest
 from games import registry
 

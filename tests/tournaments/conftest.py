@@ -14,8 +14,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import Match, User
 from app.db.session import make_engine, make_session_factory
+from app.kernel.identity import Identity
 from app.match.service import MatchService
-from app.services.identity import Identity
 from app.tournaments.models import TournamentGame
 from app.tournaments.scheduler import advance_all
 from app.tournaments.service import TournamentService

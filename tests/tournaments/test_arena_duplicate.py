@@ -9,8 +9,8 @@ from collections import defaultdict
 
 from sqlalchemy import select
 
-from app import timesource
 from app.db.models import Match
+from app.kernel import timesource
 from app.match.payloads import match_payload
 from app.match.service import MatchService
 from app.tournaments.models import TournamentGame

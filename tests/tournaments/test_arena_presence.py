@@ -10,12 +10,12 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
-from app import timesource
 from app.db.session import make_engine, make_session_factory
+from app.kernel import timesource
+from app.kernel.errors import Conflict
+from app.kernel.identity import Identity
 from app.match.service import MatchService
 from app.match.timeouts import flag_overdue
-from app.services.errors import Conflict
-from app.services.identity import Identity
 from app.tournaments.service import TournamentService
 from tests.tournaments.conftest import Events, advance, create, make_users, play_out, view
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from tests.web.test_pages import browser, csrf_of  # noqa: F401 (the fixture)
+from tests.web.test_pages import browser, csrf_of  # noqa: F401 (the fixture
 
 
 def _sign_up(client: TestClient, username: str) -> str:

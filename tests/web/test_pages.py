@@ -7,8 +7,8 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
+from app.kernel.settings import Settings
 from app.main import create_app
-from app.settings import Settings
 from games import registry
 from tests.databases import sqlite_database
 

@@ -3,7 +3,7 @@ numbered, never two identical "Bot (easy)" in one list."""
 
 from __future__ import annotations
 
-from app.web import i18n
+from app.kernel import i18n
 from app.web.names import player_names
 
 

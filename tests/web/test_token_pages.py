@@ -6,8 +6,8 @@ import re
 
 from fastapi.testclient import TestClient
 
+from app.kernel.settings import Settings
 from app.main import create_app
-from app.settings import Settings
 from tests.databases import sqlite_database
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from babel.messages.extract import extract_from_dir
 
-from app.web import i18n
+from app.kernel import i18n
 from games import Game, registry
 
 ROOT = Path(__file__).resolve().parents[2]

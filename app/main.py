@@ -13,20 +13,22 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
 
+from app.accounts.identity_cache import AUTH_CHANNEL, IdentityCache
+from app.accounts.pages import router as account_page_router
+from app.accounts.routes import router as people_router
 from app.analysis import pool as hint_pool
+from app.analysis.pages import router as analysis_page_router
 from app.api.docs import install_offline_docs
 from app.api.errors import install_error_handlers
-from app.api.lobby_routes import router as lobby_router
-from app.api.people_routes import router as people_router
 from app.api.routes import router as api_router
 from app.api.tournament_routes import router as tournament_router
 from app.db.one_hop import AdmissionLimit, limit_worker_threads
 from app.db.session import make_engine, make_session_factory
-from app.http.identity_cache import AUTH_CHANNEL, IdentityCache
 from app.http.live_connections import LiveConnections
 from app.jobs.runner import BackgroundJobs
 from app.kernel import heap, i18n
 from app.kernel.settings import PROJECT_ROOT, Settings
+from app.lobby.routes import router as lobby_router
 from app.match.warm import WarmMatches
 from app.realtime.bus import InProcessBus
 from app.realtime.live_socket import router as live_socket_router
@@ -36,8 +38,6 @@ from app.realtime.match_socket import router as match_socket_router
 from app.realtime.presence import Presence, SharedPresence
 from app.realtime.redis_bus import RedisBus
 from app.tournaments.pages import router as tournament_page_router
-from app.web.account_pages import router as account_page_router
-from app.web.analysis_pages import router as analysis_page_router
 from app.web.pages import render_page_error
 from app.web.pages import router as page_router
 

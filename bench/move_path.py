@@ -26,10 +26,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from app.accounts.identity import create_guest
 from app.db.session import make_engine, make_session_factory
 from app.match.service import MatchService
 from app.match.warm import WarmMatches
-from app.services.identity import create_guest
 from bench.load_servers import Database
 
 

@@ -23,7 +23,7 @@ COMMON_ILLEGAL: dict[str, str] = {
     "not_a_move": "{move} is not a move",
 }
 """Reasons any game may give (the default ``parse_move`` gives them): code -> English template.
-Their Japanese is in the site's catalog (app/services/why.py marks them); a game's own reasons
+Their Japanese is in the site's catalog (app/match/why.py marks them); a game's own reasons
 are in its ``words.illegal``."""
 
 

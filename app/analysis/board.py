@@ -21,8 +21,8 @@ from sqlalchemy.orm import Session
 
 from app.kernel.errors import Forbidden, Invalid, NotFound
 from app.match import sealing, store
+from app.match.game_records import GameRecordError, parse_text, seed_text
 from app.match.service import validate_setup
-from app.services.game_records import GameRecordError, parse_text, seed_text
 from games import State, registry
 from games.base import IllegalMove, move_key
 

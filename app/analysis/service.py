@@ -9,7 +9,7 @@ Rules:
   address) and read it.
 
 The job side (``claim``, ``positions``, ``save_progress``, ``finish``) runs in the one process
-that leads the background jobs (app/jobs/analysis.py).
+that leads the background jobs (app/analysis/jobs.py).
 """
 
 from __future__ import annotations

@@ -13,10 +13,10 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlalchemy.orm import Session
 
+from app.lobby.service import LobbyService
 from app.match.records import MatchRecord
 from app.match.service import MatchService
 from app.realtime.bus import publish_match
-from app.services.lobby import LobbyService
 
 
 async def get_session(request: Request) -> Session:

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from app.api.bot_routes import router as bot_router
-from app.api.export_routes import router as export_router
+from app.accounts.bot_routes import router as bot_router
+from app.accounts.token_routes import router as token_router
 from app.api.schema_routes import router as schema_router
 from app.api.stream_routes import router as stream_router
-from app.api.token_routes import router as token_router
 from app.db.one_hop import OneHopRoute
+from app.match.export_routes import router as export_router
 
 router = APIRouter(route_class=OneHopRoute)
 router.include_router(export_router)

@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, Request
 
+from app.accounts import identity
 from app.api import schemas
 from app.api.deps import Matches, SessionDep
 from app.api.errors import ERROR_RESPONSES
@@ -15,7 +16,6 @@ from app.match.bots import bot_levels_by_user, seat_bots
 from app.match.offers import OfferService
 from app.match.payloads import match_payload
 from app.ratelimit import rate_limit
-from app.services import identity
 from games import registry
 
 ERRORS = ERROR_RESPONSES  # declared app-wide too (app/api/errors.py); kept for the routers' imports
@@ -153,18 +153,18 @@ from app.api.platform_routes import router as platform_router  # noqa: E402 (pla
 
 router.include_router(platform_router)
 
-from app.api.chat_routes import router as chat_router  # noqa: E402 (chat, mutes, blocks
+from app.chat.routes import router as chat_router  # noqa: E402 (chat, mutes, blocks
 
 router.include_router(chat_router)
 
-from app.api.notice_routes import router as notice_router  # noqa: E402 (my games
+from app.notices.routes import router as notice_router  # noqa: E402 (my games
 
 router.include_router(notice_router)
 
-from app.api.why_routes import router as why_router  # noqa: E402 ("why not here"
+from app.match.why_routes import router as why_router  # noqa: E402 ("why not here"
 
 router.include_router(why_router)
 
-from app.api.analysis_routes import router as analysis_router  # noqa: E402 (analysis
+from app.analysis.routes import router as analysis_router  # noqa: E402 (analysis
 
 router.include_router(analysis_router)

@@ -79,7 +79,7 @@ class User(Base):
     name: Mapped[str] = mapped_column(String(40))
     kind: Mapped[str] = mapped_column(String(10), default="guest")  # guest | account | bot
     username: Mapped[str | None] = mapped_column(String(40), unique=True)  # accounts only
-    # How the username looks (app/services/reserved_names.py): two look-alikes cannot coexist.
+    # How the username looks (app/accounts/reserved_names.py): two look-alikes cannot coexist.
     username_key: Mapped[str | None] = mapped_column(String(40), unique=True)
     # A built-in bot's level: its seats are bound to this user by id, never found by name.
     builtin_bot: Mapped[str | None] = mapped_column(String(10), unique=True)

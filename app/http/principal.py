@@ -16,13 +16,13 @@ from typing import Literal
 from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
 
+from app.accounts import identity, sessions
+from app.accounts.identity_cache import TOUCH_EVERY_SECONDS, identities
 from app.db.models import utcnow
-from app.http import scopes, sessions
+from app.http import scopes
 from app.http.credentials import bearer_token, cookie_session
-from app.http.identity_cache import TOUCH_EVERY_SECONDS, identities
 from app.kernel.errors import Unauthenticated
 from app.kernel.identity import Identity
-from app.services import identity
 
 Credential = Literal["anonymous", "session", "token"]
 

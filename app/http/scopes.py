@@ -14,7 +14,7 @@ token ``POST /api/v1/login`` returns have full access. Doors declare one of:
 
 from __future__ import annotations
 
-from app.services.api_tokens import SCOPES as TOKEN_SCOPES
+from app.accounts.tokens import SCOPES as TOKEN_SCOPES
 
 PUBLIC, READ, PLAY, CHALLENGE, BOT, ACCOUNT, PAGE = (
     "public", "read", "play", "challenge", "bot", "account", "page")

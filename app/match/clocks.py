@@ -3,7 +3,7 @@
 A time control is real-time (initial minutes + increment seconds per move), correspondence (days
 per move) or none. The server is authoritative: the clock stores each seat's remaining time and
 when the current turn started; ``deadline`` is the instant the player to move runs out, which a
-background task (see app/services/timeouts.py) watches even when nobody is connected.
+background task (see app/match/timeouts.py) watches even when nobody is connected.
 
 Clocks start once every seat has moved once; before that a generous first-move deadline applies,
 and missing it aborts the match (no result, no rating) as on Lichess.

@@ -15,9 +15,9 @@ from app.kernel.errors import Conflict, Invalid
 from app.kernel.identity import Identity
 from app.kernel.timesource import now
 from app.match import clocks, results, store
+from app.match.option_privacy import without_fixed_deal
 from app.match.records import MatchRecord
 from app.match.service import MatchService, validate_setup
-from app.services.option_privacy import without_fixed_deal
 from games import Game, Result, State, registry
 
 KINDS = ("draw", "end", "takeback", "rematch")

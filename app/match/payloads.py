@@ -14,8 +14,8 @@ import orjson
 from app.kernel.timesource import now
 from app.match import clocks, store
 from app.match.offers import offer_kinds
+from app.match.option_privacy import has_fixed_deal, public_options
 from app.match.records import MatchHeader, MatchRecord
-from app.services.option_privacy import has_fixed_deal, public_options
 from games import registry
 
 

@@ -1,7 +1,7 @@
 """Plain-data snapshots of a match, safe to pass between threads, processes and the event bus.
 
 A record holds secrets (the engine snapshot); it never leaves the server as is: clients get
-``match_payload(record, viewer)`` from app/services/match_views.py.
+``match_payload(record, viewer)`` from app/match/payloads.py.
 """
 
 from __future__ import annotations

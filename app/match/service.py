@@ -24,11 +24,10 @@ from app.db.models import Match, MatchPlayer, Move
 from app.kernel.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 from app.kernel.identity import Identity
 from app.kernel.timesource import now
-from app.match import clocks, results, sealing, store
+from app.match import clocks, results, sealing, store, why
 from app.match.records import LastMove, MatchRecord, record_of
 from app.match.store import Publish
 from app.match.warm import WarmMatches, after_commit
-from app.services import why
 from games import Game, IllegalMove, Result, State, registry
 from games.chance import SEED_BITS
 
@@ -42,7 +41,7 @@ def _new_match_id() -> str:
 def new_seed() -> int:
     """A secret seed for a new deal, from the OS generator: the game expands it into every card
     (``games.chance``), so it must be unguessable, and it stays server-side until the game
-    record may show it (``app/services/game_records.py``)."""
+    record may show it (``app/match/game_records.py``)."""
     return secrets.randbits(SEED_BITS)
 
 

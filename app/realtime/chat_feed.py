@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.chat.service import PLAYERS, SPECTATORS, readable_rooms
 from app.match.records import MatchHeader
-from app.services.chat import PLAYERS, SPECTATORS, readable_rooms
 
 
 def subscribed_rooms(record: MatchHeader, viewer_id: int | None) -> list[str]:

@@ -8,6 +8,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, WebSocket
 
+from app.accounts.ratings import seat_ratings
 from app.http.doors import declared
 from app.http.scopes import PUBLIC
 from app.match.payloads import live_item
@@ -16,7 +17,6 @@ from app.realtime.bus import LIVE_CHANNEL
 from app.realtime.connection import answer_pings, run_jobs
 from app.realtime.match_feed import shared_matches
 from app.realtime.socket_door import accept, entered
-from app.services.ratings import seat_ratings
 
 router = APIRouter()
 RATINGS_KEPT = 2048

@@ -18,6 +18,7 @@ import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from app.chat.service import chat_channel
 from app.match.payloads import Known, MatchChange
 from app.match.records import MatchRecord
 from app.realtime.bus import (
@@ -30,7 +31,6 @@ from app.realtime.bus import (
     seats_channel,
 )
 from app.realtime.chat_feed import subscribed_rooms
-from app.services.chat import chat_channel
 
 
 class SharedMatches:

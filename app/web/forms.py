@@ -10,15 +10,14 @@ from __future__ import annotations
 from fastapi import Request
 from sqlalchemy.orm import Session
 
-from app.http import sessions
+from app.accounts import identity, sessions
+from app.accounts.identity_cache import identities
 from app.http.credentials import cookie_session, csrf_ok
 from app.http.doors import principal_of
-from app.http.identity_cache import identities
 from app.kernel import i18n
 from app.kernel.errors import Forbidden
 from app.kernel.identity import Identity
 from app.ratelimit import client_address, limiter_for
-from app.services import identity
 
 
 def page_viewer(request: Request, session: Session | None = None) -> Identity | None:

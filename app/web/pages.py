@@ -12,6 +12,7 @@ from urllib.parse import urlparse
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
 
+from app.accounts import profiles, ratings
 from app.api.deps import Lobby, Matches, SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import PageDoor
@@ -19,10 +20,9 @@ from app.kernel import i18n
 from app.kernel.errors import Forbidden, NotFound
 from app.match import sealing
 from app.match.bots import seat_bots
+from app.match.option_privacy import FIXED_DEAL_NOTE
 from app.match.payloads import match_payload
 from app.ratelimit import limiter_for
-from app.services import profiles, ratings
-from app.services.option_privacy import FIXED_DEAL_NOTE
 from app.web.forms import check_csrf, ensure_user, form_int, page_viewer
 from app.web.templating import render, templates
 from games import registry
@@ -251,10 +251,10 @@ def render_page_error(request: Request, status: int, message: str) -> Response:
 
 
 
-from app.web.platform_pages import router as platform_page_router  # noqa: E402 (platform pages
+from app.accounts.platform_pages import router as platform_page_router  # noqa: E402 (platform pages
 
 router.include_router(platform_page_router)
 
-from app.web.moderation_pages import router as moderation_page_router  # noqa: E402 (moderation pages
+from app.chat.pages import router as moderation_page_router  # noqa: E402 (moderation pages
 
 router.include_router(moderation_page_router)

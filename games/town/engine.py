@@ -105,7 +105,7 @@ class TownOptions(GameOptions):
     """Fixed deals (for tests, tutorials and replays of a physical game); None = seeded shuffle."""
 
     # Secret: each fixes hidden information, so the site never shows it and refuses it in rated
-    # games (app/services/option_privacy.py).
+    # games (app/match/option_privacy.py).
     path_deck: list[str] | None = Field(default=None, json_schema_extra={"secret": True})
     event_deck: list[str] | None = Field(default=None, json_schema_extra={"secret": True})
     start_cards: list[int] | None = Field(default=None, json_schema_extra={"secret": True})

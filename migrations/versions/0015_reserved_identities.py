@@ -16,7 +16,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from app.services.reserved_names import skeleton
+from app.accounts.reserved_names import skeleton
 
 revision = "0015"
 down_revision = "0014"

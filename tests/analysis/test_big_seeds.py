@@ -10,7 +10,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from app.db.models import Match
-from app.services.game_records import parse_text
+from app.match.game_records import parse_text
 from games import registry
 from tests.conftest import make_guest
 

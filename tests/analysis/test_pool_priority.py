@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from app.jobs.analysis import make_pool
+from app.analysis.jobs import make_pool
 from app.kernel.processes import stop_pool
 
 

@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.db.models import Match
-from app.services.game_records import parse_text, replay
+from app.match.game_records import parse_text, replay
 from games import Game, registry
 from tests.conftest import make_guest
 

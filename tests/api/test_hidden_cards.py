@@ -361,7 +361,7 @@ def test_a_planted_leak_of_one_card_is_found(client: TestClient, people: People,
 
 def test_a_planted_leak_of_the_seed_is_found(client: TestClient, people: People,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("app.services.game_records.seed_is_public", lambda game, status: True)
+    monkeypatch.setattr("app.match.game_records.seed_is_public", lambda game, status: True)
     found = leaks(client, people, DEAL, STATES, 1)
     assert found and all("export" in line and "seed" in line.lower() for line in found), found[:5]
 

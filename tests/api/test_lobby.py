@@ -116,7 +116,7 @@ def test_quick_play_pairs_the_closest_rating_in_reach(client: TestClient) -> Non
 
 
 def test_pairing_window_widens_with_waiting() -> None:
-    from app.services.lobby import LobbyService
+    from app.lobby.service import LobbyService
 
     assert LobbyService.pairing_window(0) < LobbyService.pairing_window(30)
 

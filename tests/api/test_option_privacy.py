@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 from websockets.sync.client import connect
 
 from app.kernel.errors import Invalid
-from app.services.option_privacy import (
+from app.match.option_privacy import (
     public_options,
     refuse_secret_options_in_rated,
     secret_option_names,

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from app.accounts.reserved_names import is_reserved, skeleton
 from app.db.models import User
-from app.services.reserved_names import is_reserved, skeleton
 from tests.conftest import make_guest
 from tests.web.test_pages import csrf_of
 

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 
 from app.kernel import i18n
-from app.services.why import COMMON_WORDS, reason_text
+from app.match.why import COMMON_WORDS, reason_text
 from games import COMMON_ILLEGAL, Game, IllegalMove, State, registry
 from games.sight.board import NEIGHBOURS as SIGHT_NEIGHBOURS
 from games.sight.board import POINT_NAMES

@@ -6,9 +6,9 @@ import random
 
 from sqlalchemy.orm import Session
 
+from app.accounts.identity import create_guest
 from app.db.models import Match
 from app.match.service import MatchService
-from app.services.identity import create_guest
 from games import State, registry
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from app.services.game_records import (
+from app.match.game_records import (
     GameRecordError,
     export_text,
     parse_ranking,

@@ -14,11 +14,11 @@ import sqlalchemy as sa
 from alembic import command
 from sqlalchemy.orm import Session
 
+from app.accounts.identity import create_guest
 from app.db.migrate import alembic_config
 from app.db.models import Match
 from app.db.session import make_engine, make_session_factory
 from app.match.service import MatchService
-from app.services.identity import create_guest
 from games import registry
 from games.chance import DealRandom
 from games.town.cards import EVENT_IDS, PATH_IDS

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from app.jobs.bot_runner import BotRunner
+from app.match.bot_runner import BotRunner
 
 
 def test_bot_processes_end_when_the_runner_shuts_down() -> None:

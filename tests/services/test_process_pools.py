@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PARENT = textwrap.dedent("""
     import os, sys, time
     from app.analysis import pool as hint_pool
-    from app.jobs.analysis import make_pool
-    from app.jobs.bot_runner import BotRunner
+    from app.analysis.jobs import make_pool
+    from app.match.bot_runner import BotRunner
 
     class App:
         class state:

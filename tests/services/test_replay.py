@@ -8,10 +8,10 @@ import random
 import pytest
 from sqlalchemy.orm import Session
 
+from app.accounts.identity import create_guest
 from app.db.models import Match
 from app.kernel.errors import Invalid
 from app.match.service import MatchService
-from app.services.identity import create_guest
 from games import registry
 
 SETUPS = [("stairs", 2, {}), ("stairs", 2, {"swap": True}), ("sight", 2, {}),

@@ -9,10 +9,10 @@ import sqlalchemy as sa
 from alembic import command
 from sqlalchemy.orm import Session
 
+from app.accounts.identity import create_guest
 from app.db.migrate import alembic_config
 from app.db.models import Match
 from app.match.service import MatchService
-from app.services.identity import create_guest
 from games import registry
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-import app.jobs.tournaments as job
+import app.tournaments.jobs as job
 from app.realtime.bus import LIVE_CHANNEL, InProcessBus
 from tests.live.server import run_async
 

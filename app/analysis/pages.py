@@ -1,5 +1,5 @@
 """The analysis board page, /analysis/<game>. Everything it shows comes from the
-stateless board API (app/api/analysis_routes.py); the query string is the shareable position:
+stateless board API (app/analysis/routes.py); the query string is the shareable position:
 ``?moves=c3-d4,e5-d4`` plus ``players``, ``seed``, ``options`` (JSON) or ``match``."""
 
 from __future__ import annotations

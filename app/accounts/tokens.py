@@ -14,11 +14,11 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.accounts.identity import hash_token
 from app.db.models import ApiToken, User
 from app.kernel.errors import Forbidden, Invalid, NotFound
 from app.kernel.identity import Identity
 from app.kernel.timesource import now
-from app.services.identity import hash_token
 
 SCOPES = ("read", "play", "challenge", "bot")
 TOKEN_PREFIX = "swp_"

@@ -12,9 +12,9 @@ import secrets
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from app.accounts.identity import identity_of
 from app.db.models import BrowserSession, User
 from app.kernel.identity import Identity
-from app.services.identity import identity_of
 
 COOKIE_KEY = "sid"
 """The field of the signed session cookie that names the browser session."""

@@ -11,11 +11,11 @@ from typing import Any
 from sqlalchemy import and_, case, exists, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
+from app.accounts.ratings import rating_json
 from app.db.models import MAX_ROW_ID, Match, MatchPlayer, Rating, User
 from app.kernel.errors import NotFound
 from app.match.bots import builtin_bot_user, level_of
 from app.match.records import record_of
-from app.services.ratings import rating_json
 from games import registry
 
 RECENT_GAMES = 20

@@ -11,7 +11,7 @@ from typing import Any
 
 from app.match.payloads import Known, view_of
 from app.match.records import MatchHeader, MatchRecord
-from app.services.turn_notices import TurnNotices
+from app.notices.turn_notices import TurnNotices
 
 OVER = ("finished", "aborted")
 

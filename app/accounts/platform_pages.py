@@ -10,17 +10,17 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup, escape
 
+from app.accounts import tokens as api_tokens
+from app.accounts.bots import list_bots
+from app.accounts.token_routes import forget_revoked
 from app.api.deps import SessionDep
 from app.api.message_catalog import catalog
 from app.api.schemas import RowId
-from app.api.token_routes import forget_revoked
 from app.db.one_hop import OneHopRoute
 from app.http.doors import PageDoor
 from app.kernel import i18n
 from app.kernel.errors import ServiceError
 from app.kernel.identity import Identity
-from app.services import api_tokens
-from app.services.bot_accounts import list_bots
 from app.web.forms import check_csrf, form_int, page_viewer
 from app.web.templating import render
 

@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from app.api.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import Reader
-from app.services.game_records import build_record, export_text
+from app.match.game_records import build_record, export_text
 
 router = APIRouter(route_class=OneHopRoute, tags=["matches"])
 

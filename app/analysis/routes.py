@@ -17,9 +17,9 @@ from app.api.errors import ERROR_RESPONSES
 from app.db.one_hop import OneHopRoute
 from app.http.doors import Player, PublicDoor, Reader
 from app.kernel.errors import Conflict, Invalid
+from app.match.game_records import parse_seed
 from app.ratelimit import rate_limit
 from app.realtime.bus import match_channel
-from app.services.game_records import parse_seed
 
 SEED_DESCRIPTION = (
     "The seed that deals the start (games with chance): a decimal string of up to 78 digits "

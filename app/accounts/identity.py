@@ -8,10 +8,10 @@ import secrets
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from app.accounts.reserved_names import refuse_reserved
 from app.db.models import ApiToken, User, utcnow
 from app.kernel.errors import Invalid
 from app.kernel.identity import MAX_NAME_LENGTH, Identity
-from app.services.reserved_names import refuse_reserved
 
 
 def identity_of(user: User) -> Identity:

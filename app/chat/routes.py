@@ -1,4 +1,4 @@
-"""Match chat, mutes and blocks, and chat reports under /api/v1 (see app/services/chat.py).
+"""Match chat, mutes and blocks, and chat reports under /api/v1 (see app/chat/service.py).
 
 Quick phrases come back in the caller's language (``text``), with their ``phrase`` code so a
 client may translate them itself. Chat text is plain text: never render it as markup.
@@ -12,15 +12,16 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
+from app.accounts import relations
 from app.api.deps import Matches, SessionDep
 from app.api.schemas import RowId
+from app.chat import reports as chat_reports
+from app.chat.service import PHRASES, ChatFlood, ChatService, FloodLimit, is_moderator
 from app.db.one_hop import OneHopRoute
 from app.http.doors import AccountOwner, Player, Reader, SignedInReader
 from app.kernel import i18n
 from app.kernel.errors import Forbidden
 from app.ratelimit import rate_limit
-from app.services import chat_reports, relations
-from app.services.chat import PHRASES, ChatFlood, ChatService, FloodLimit, is_moderator
 
 router = APIRouter(route_class=OneHopRoute, tags=["chat"])  # included under /api/v1
 

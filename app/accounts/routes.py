@@ -6,16 +6,17 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
 
+from app.accounts import profiles, ratings
+from app.accounts import service as accounts
+from app.accounts.identity_cache import identities
 from app.api import schemas
 from app.api.deps import Matches, SessionDep
 from app.api.routes import ERRORS
 from app.db.one_hop import OneHopRoute
 from app.http.doors import Anyone, PublicDoor, Reader, SignedInReader
-from app.http.identity_cache import identities
 from app.match.payloads import live_item
 from app.match.service import validate_setup
 from app.ratelimit import login_guard, rate_limit
-from app.services import accounts, profiles, ratings
 
 router = APIRouter(route_class=OneHopRoute, prefix="/api/v1", responses=ERRORS)
 

@@ -18,9 +18,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import Seek
 from app.kernel import timesource
+from app.lobby.service import LobbyService, Publish
 from app.match.service import MatchService
 from app.realtime.presence import Presence
-from app.services.lobby import LobbyService, Publish
 
 MAX_INTERVAL_SECONDS = 1.0
 log = logging.getLogger(__name__)

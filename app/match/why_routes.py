@@ -10,8 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.api.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import SignedInReader
+from app.match import why
 from app.ratelimit import rate_limit
-from app.services import why
 
 router = APIRouter(route_class=OneHopRoute, tags=["matches"])
 

@@ -25,11 +25,11 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.accounts import relations
 from app.db.models import ChatMessage, User, UserRelation
 from app.kernel.errors import Forbidden, Invalid, NotFound, ServiceError
 from app.kernel.identity import Identity
 from app.match.records import MatchHeader, MatchRecord
-from app.services import relations
 
 PLAYERS = "players"
 SPECTATORS = "spectators"

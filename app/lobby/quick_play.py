@@ -9,8 +9,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.lobby.service import LobbyService
 from app.match.service import MatchService, Publish
-from app.services.lobby import LobbyService
 
 INTERVAL_SECONDS = 2.0
 log = logging.getLogger(__name__)

@@ -1,7 +1,7 @@
 """The moderators' page: reported chat lines with their match, newest first.
 
 Only accounts with ``users.is_moderator`` see it (grant it with
-``python -m app.services.chat_reports grant <username>``); everyone else gets 403.
+``python -m app.chat.reports grant <username>``); everyone else gets 403.
 """
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from app.api.deps import SessionDep
+from app.chat.reports import recent_reports
+from app.chat.service import is_moderator
 from app.db.one_hop import OneHopRoute
 from app.http.doors import PageDoor
 from app.kernel.errors import Forbidden
-from app.services.chat import is_moderator
-from app.services.chat_reports import recent_reports
 from app.web.forms import page_viewer
 from app.web.templating import render
 

@@ -13,11 +13,11 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from app.accounts.identity import clean_display_name, identity_of, issue_token
+from app.accounts.reserved_names import refuse_reserved, skeleton
 from app.db.models import User, utcnow
 from app.kernel.errors import Conflict, Invalid, Unauthenticated
 from app.kernel.identity import Identity
-from app.services.identity import clean_display_name, identity_of, issue_token
-from app.services.reserved_names import refuse_reserved, skeleton
 
 USERNAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
 MIN_PASSWORD_LENGTH = 8

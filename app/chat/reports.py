@@ -2,7 +2,7 @@
 
 A report keeps the line and its match, so a moderator can read the line in context even if
 the reporter later mutes its author. Grant the flag from a shell:
-``python -m app.services.chat_reports grant <username>`` (``revoke`` to take it back).
+``python -m app.chat.reports grant <username>`` (``revoke`` to take it back).
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.chat.service import ChatService, check_read, line_json
 from app.db.models import ChatReport, User
 from app.kernel.errors import Forbidden, NotFound
 from app.kernel.identity import Identity
 from app.match.records import MatchRecord
-from app.services.chat import ChatService, check_read, line_json
 
 REPORT_LIST_LIMIT = 200
 
@@ -62,7 +62,7 @@ def set_moderator(session: Session, username: str, on: bool = True) -> None:
     session.commit()
 
 
-if __name__ == "__main__":  # python -m app.services.chat_reports grant|revoke <username>
+if __name__ == "__main__":  # python -m app.chat.reports grant|revoke <username>
     from app.db.session import make_engine, make_session_factory
     from app.kernel.settings import Settings
 

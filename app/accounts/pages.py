@@ -6,14 +6,15 @@ from __future__ import annotations
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
 
+from app.accounts import profiles, ratings
+from app.accounts import service as accounts
+from app.accounts.identity_cache import identities
 from app.api.deps import Lobby, SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import PageDoor
-from app.http.identity_cache import identities
 from app.kernel import i18n
 from app.kernel.errors import NotFound, ServiceError
 from app.ratelimit import RateLimited, client_address, limiter_for, login_guard
-from app.services import accounts, profiles, ratings
 from app.web.forms import check_csrf, page_viewer, sign_in, sign_out, sign_out_everywhere
 from app.web.pages import (
     CLOCK_PRESETS,

@@ -18,9 +18,8 @@ from typing import Any
 from sqlalchemy.orm import Session, sessionmaker
 from starlette.requests import HTTPConnection
 
-from app.http import sessions
+from app.accounts import identity, sessions
 from app.kernel.identity import Identity
-from app.services import identity
 
 CACHE_SECONDS = 60.0
 TOUCH_EVERY_SECONDS = 60.0

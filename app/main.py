@@ -14,32 +14,22 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
 
 from app.accounts.identity_cache import AUTH_CHANNEL, IdentityCache
-from app.accounts.pages import router as account_page_router
-from app.accounts.routes import router as people_router
 from app.analysis import pool as hint_pool
-from app.analysis.pages import router as analysis_page_router
-from app.api.docs import install_offline_docs
-from app.api.errors import install_error_handlers
-from app.api.routes import router as api_router
-from app.api.tournament_routes import router as tournament_router
 from app.db.one_hop import AdmissionLimit, limit_worker_threads
 from app.db.session import make_engine, make_session_factory
+from app.http.docs import install_offline_docs
+from app.http.errors import install_error_handlers
 from app.http.live_connections import LiveConnections
 from app.jobs.runner import BackgroundJobs
 from app.kernel import heap, i18n
 from app.kernel.settings import PROJECT_ROOT, Settings
-from app.lobby.routes import router as lobby_router
+from app.match.sockets import MatchSockets
 from app.match.warm import WarmMatches
 from app.realtime.bus import InProcessBus
-from app.realtime.live_socket import router as live_socket_router
-from app.realtime.lobby_socket import router as lobby_socket_router
-from app.realtime.match_socket import MatchSockets
-from app.realtime.match_socket import router as match_socket_router
 from app.realtime.presence import Presence, SharedPresence
 from app.realtime.redis_bus import RedisBus
-from app.tournaments.pages import router as tournament_page_router
+from app.routers import include_routers
 from app.web.pages import render_page_error
-from app.web.pages import router as page_router
 
 SESSION_MAX_AGE = 365 * 24 * 3600
 log = logging.getLogger(__name__)
@@ -127,17 +117,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SessionMiddleware, **sessions)
     install_error_handlers(app, render_page_error)
     install_offline_docs(app)
-    app.include_router(api_router)
-    app.include_router(lobby_router)
-    app.include_router(people_router)
-    app.include_router(tournament_router)
-    app.include_router(lobby_socket_router)
-    app.include_router(live_socket_router)
-    app.include_router(match_socket_router)  # listed only: MatchSockets serves it
-    app.include_router(page_router)
-    app.include_router(account_page_router)
-    app.include_router(tournament_page_router)
-    app.include_router(analysis_page_router)
+    include_routers(app)
     app.add_middleware(AdmissionLimit, limit=settings.max_pending_requests)
     # Outermost: match sockets skip the stack, which would live as long as each socket.
     app.add_middleware(MatchSockets, sessions=SessionMiddleware(app, **sessions))

@@ -7,7 +7,7 @@ Failed logins also lock the account for a time that doubles with each failure pa
 so guessing a password stays slow even from many addresses.
 
 Routes use ``Depends(rate_limit(name))``; websockets call ``limiter_for(app).check(name, key)``.
-Over a limit the caller gets 429 ``rate_limited`` with ``Retry-After`` (app/api/errors.py).
+Over a limit the caller gets 429 ``rate_limited`` with ``Retry-After`` (app/http/errors.py).
 """
 
 from __future__ import annotations

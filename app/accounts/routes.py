@@ -11,10 +11,10 @@ from app.accounts import service as accounts
 from app.accounts.identity_cache import identities
 from app.api import schemas
 from app.api.deps import Matches, SessionDep
-from app.api.routes import ERRORS
 from app.db.one_hop import OneHopRoute
 from app.http.doors import Anyone, PublicDoor, Reader, SignedInReader
 from app.match.payloads import live_item
+from app.match.routes import ERRORS
 from app.match.service import validate_setup
 from app.ratelimit import login_guard, rate_limit
 

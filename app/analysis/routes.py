@@ -1,4 +1,4 @@
-"""Computer analysis, the analysis board and hints, under /api/v1 (app/api/routes.py
+"""Computer analysis, the analysis board and hints, under /api/v1 (app/match/routes.py
 includes this router). Thin: the rules live in app/analysis/."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from app.analysis import board, compute, pool, signed
 from app.analysis.hints import hint_position
 from app.analysis.service import ANALYSIS_CHANNEL, AnalysisService, event
 from app.api.deps import SessionDep
-from app.api.errors import ERROR_RESPONSES
 from app.db.one_hop import OneHopRoute
 from app.http.doors import Player, PublicDoor, Reader
+from app.http.errors import ERROR_RESPONSES
 from app.kernel.errors import Conflict, Invalid
 from app.match.game_records import parse_seed
 from app.ratelimit import rate_limit

@@ -1,6 +1,6 @@
 """The one error type of the service layer: a stable ``code`` and a readable ``message``.
 
-The API turns ``code`` into an HTTP status (app/api/errors.py); pages show ``message``.
+The API turns ``code`` into an HTTP status (app/http/errors.py); pages show ``message``.
 """
 
 from __future__ import annotations

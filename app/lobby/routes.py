@@ -8,9 +8,9 @@ from fastapi import APIRouter, Depends
 
 from app.api import schemas
 from app.api.deps import Lobby
-from app.api.routes import ERRORS
 from app.db.one_hop import OneHopRoute
 from app.http.doors import Challenger, Reader, SignedInReader
+from app.match.routes import ERRORS
 from app.ratelimit import rate_limit
 
 router = APIRouter(route_class=OneHopRoute, prefix="/api/v1", tags=["lobby"], responses=ERRORS)

@@ -1,6 +1,6 @@
 """What the account event stream and the match stream say, from what the event bus carries.
 
-Pure translation, no I/O: the transports (app/api/stream_routes.py) feed bus messages in and
+Pure translation, no I/O: the transports (app/notices/streams.py) feed bus messages in and
 write the returned events out. Match payloads come from ``match_payload`` — the one place where
 a record becomes what a viewer may see — so a stream never shows more than the socket.
 """

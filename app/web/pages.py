@@ -248,13 +248,3 @@ def switch_language(code: str, request: Request, next: str = "/") -> Response:
 
 def render_page_error(request: Request, status: int, message: str) -> Response:
     return render(request, "error.html", status_code=status, status=status, message=message)
-
-
-
-from app.accounts.platform_pages import router as platform_page_router  # noqa: E402 (platform pages
-
-router.include_router(platform_page_router)
-
-from app.chat.pages import router as moderation_page_router  # noqa: E402 (moderation pages
-
-router.include_router(moderation_page_router)

@@ -7,7 +7,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy.exc import DataError
 
-from app.api.errors import install_error_handlers
+from app.http.errors import install_error_handlers
 
 
 def _app(message: str) -> FastAPI:

@@ -11,10 +11,10 @@ from fastapi import APIRouter, Depends, WebSocket
 
 from app.http.doors import declared
 from app.http.scopes import READ
+from app.http.socket_door import accept, entered
 from app.lobby.service import LOBBY_CHANNEL, LobbyService, user_channel
 from app.match.service import MatchService
 from app.realtime.connection import answer_pings, run_jobs
-from app.realtime.socket_door import accept, entered
 
 router = APIRouter()
 

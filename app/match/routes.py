@@ -9,16 +9,16 @@ from fastapi import APIRouter, Depends, Request
 from app.accounts import identity
 from app.api import schemas
 from app.api.deps import Matches, SessionDep
-from app.api.errors import ERROR_RESPONSES
 from app.db.one_hop import OneHopRoute
 from app.http.doors import Challenger, Player, PublicDoor, Reader, SignedInReader
+from app.http.errors import ERROR_RESPONSES
 from app.match.bots import bot_levels_by_user, seat_bots
 from app.match.offers import OfferService
 from app.match.payloads import match_payload
 from app.ratelimit import rate_limit
 from games import registry
 
-ERRORS = ERROR_RESPONSES  # declared app-wide too (app/api/errors.py); kept for the routers' imports
+ERRORS = ERROR_RESPONSES  # declared app-wide too (app/http/errors.py); kept for the routers' imports
 
 router = APIRouter(route_class=OneHopRoute, prefix="/api/v1", responses=ERRORS)
 
@@ -147,24 +147,3 @@ def list_moves(match_id: str, matches: Matches, viewer: Reader) -> list[dict[str
     `GET /matches/{id}`)."""
     matches.get_for(match_id, viewer.id if viewer else None)
     return matches.moves(match_id)
-
-
-from app.api.platform_routes import router as platform_router  # noqa: E402 (platform routes
-
-router.include_router(platform_router)
-
-from app.chat.routes import router as chat_router  # noqa: E402 (chat, mutes, blocks
-
-router.include_router(chat_router)
-
-from app.notices.routes import router as notice_router  # noqa: E402 (my games
-
-router.include_router(notice_router)
-
-from app.match.why_routes import router as why_router  # noqa: E402 ("why not here"
-
-router.include_router(why_router)
-
-from app.analysis.routes import router as analysis_router  # noqa: E402 (analysis
-
-router.include_router(analysis_router)

@@ -11,7 +11,7 @@ the new state for its own seat (built once per version and seat for all sockets,
 - ``{"type": "ping"}`` to keep the connection alive.
 Browsers authenticate with their session cookie, other clients with ``?token=`` or a bearer
 header; any browser's ``Origin`` must be the site's own or a trusted one (see
-``app/realtime/socket_door.py``). A move needs the ``play`` scope (else ``missing_scope``).
+``app/http/socket_door.py``). A move needs the ``play`` scope (else ``missing_scope``).
 Close codes: 4401 a refused or ended credential (revoked, expired, logged out), 4403 a foreign
 Origin, a token without ``read`` or a sealed match, 4404 no such match, 4429 too many
 connections for one token.
@@ -43,24 +43,24 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from app import ratelimit
+from app.chat.feed import visible_line
 from app.db.one_hop import is_busy_error
 from app.http.doors import declared
 from app.http.live_connections import CLOSE_FORBIDDEN, Live
 from app.http.scopes import PLAY, READ
+from app.http.socket_door import accept, enter, leave, refuse
 from app.kernel import i18n
 from app.kernel.errors import NotFound, ServerBusy, ServiceError
 from app.kernel.identity import Identity
 from app.match import sealing
 from app.match.clocks import PublicClock
+from app.match.feed import MatchFeed, shared_matches
 from app.match.payloads import Known, seat_message
 from app.match.records import MatchRecord
 from app.match.service import MatchService
 from app.realtime.bus import QUEUE_SIZE, Receiver, publish_match
-from app.realtime.chat_feed import visible_line
 from app.realtime.connection import EXPECTED_ENDINGS
-from app.realtime.match_feed import MatchFeed, shared_matches
 from app.realtime.presence import Connection, Presence
-from app.realtime.socket_door import accept, enter, leave, refuse
 
 log = logging.getLogger(__name__)
 PATH = re.compile(r"/api/v1/matches/([^/]+)/ws")

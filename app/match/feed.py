@@ -18,6 +18,7 @@ import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from app.chat.feed import subscribed_rooms
 from app.chat.service import chat_channel
 from app.match.payloads import Known, MatchChange
 from app.match.records import MatchRecord
@@ -30,7 +31,6 @@ from app.realtime.bus import (
     new_inbox,
     seats_channel,
 )
-from app.realtime.chat_feed import subscribed_rooms
 
 
 class SharedMatches:

@@ -21,23 +21,23 @@ from fastapi.responses import StreamingResponse
 
 from app.accounts.profiles import games_in_play
 from app.api.messages import PROTOCOL_VERSION
+from app.chat.feed import visible_line
 from app.db.one_hop import OneHopRoute
 from app.http.doors import Reader, SignedInReader, declared, principal_of
 from app.http.live_connections import CLOSE_CREDENTIAL_ENDED, live_connections
 from app.http.scopes import READ
+from app.http.socket_door import accept, entered, refuse
 from app.kernel.identity import Identity
 from app.kernel.timesource import now
 from app.lobby.service import LobbyService, user_channel
 from app.match import sealing
+from app.match.feed import MatchFeed, shared_matches
 from app.match.payloads import MatchChange
 from app.match.records import MatchRecord
 from app.match.service import MatchService
 from app.notices.stream_events import AccountGames, MatchFollower, personal_event
 from app.realtime.bus import LIVE_CHANNEL
-from app.realtime.chat_feed import visible_line
 from app.realtime.connection import answer_pings, run_jobs
-from app.realtime.match_feed import MatchFeed, shared_matches
-from app.realtime.socket_door import accept, entered, refuse
 
 router = APIRouter(route_class=OneHopRoute, tags=["streams"])
 

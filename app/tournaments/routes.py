@@ -11,14 +11,14 @@ from fastapi import APIRouter, Depends, Request, WebSocket
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from app.api.deps import Matches, SessionDep
-from app.api.errors import ERROR_RESPONSES
 from app.api.schemas import TimeControl, UserOut
 from app.db.one_hop import OneHopRoute
 from app.http.doors import Challenger, Player, PublicDoor, Reader, declared
+from app.http.errors import ERROR_RESPONSES
 from app.http.scopes import PUBLIC
+from app.http.socket_door import accept, entered
 from app.ratelimit import rate_limit
 from app.realtime.connection import answer_pings, run_jobs
-from app.realtime.socket_door import accept, entered
 from app.tournaments.service import (
     LIST_CHANNEL,
     MAX_MINUTES,

@@ -23,13 +23,13 @@ from app.http.live_connections import LiveConnections
 from app.jobs.runner import BackgroundJobs
 from app.kernel import heap, i18n
 from app.kernel.settings import PROJECT_ROOT, Settings
-from app.match.sockets import MatchSockets
 from app.match.warm import WarmMatches
+from app.notices.match_socket import MatchSockets
 from app.realtime.bus import InProcessBus
 from app.realtime.presence import Presence, SharedPresence
 from app.realtime.redis_bus import RedisBus
 from app.routers import include_routers
-from app.web.pages import render_page_error
+from app.site.pages import render_page_error
 
 SESSION_MAX_AGE = 365 * 24 * 3600
 log = logging.getLogger(__name__)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 
 from sqlalchemy import select, update
@@ -10,6 +9,7 @@ from sqlalchemy.orm import Session
 
 from app.accounts.reserved_names import refuse_reserved
 from app.db.models import ApiToken, User, utcnow
+from app.http.credentials import secret_hash
 from app.kernel.errors import Invalid
 from app.kernel.identity import MAX_NAME_LENGTH, Identity
 
@@ -31,8 +31,7 @@ def clean_display_name(name: str) -> str:
     return cleaned
 
 
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+hash_token = secret_hash
 
 
 def create_guest(session: Session, name: str) -> tuple[Identity, str]:

@@ -64,6 +64,14 @@ class IdentityCache:
         entry = self._users.get(user_id)
         return entry if entry and time.monotonic() - entry.fetched < CACHE_SECONDS else None
 
+    def answerable(self, token: str | None, session_key: str | None) -> bool:
+        """Whether resolving these credentials needs no lookup: a fresh cached token (its
+        ``last_used_at`` written recently), a cached browser session, or neither given."""
+        if token is not None:
+            entry = self.cached_token(token)
+            return entry is not None and time.monotonic() - entry.touched <= TOUCH_EVERY_SECONDS
+        return session_key is None or self.cached_session(session_key) is not None
+
     def user_for_token(self, token: str, session: Session | None = None) -> Identity | None:
         """The token's user (None: no such token). Blocking on a miss: call from a worker thread."""
         entry = self.cached_token(token)

@@ -6,7 +6,6 @@ out everywhere deletes every row of the user. Only the key's SHA-256 is stored.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 
 from sqlalchemy import delete, select
@@ -14,14 +13,11 @@ from sqlalchemy.orm import Session
 
 from app.accounts.identity import identity_of
 from app.db.models import BrowserSession, User
+from app.http.credentials import SESSION_COOKIE_KEY, secret_hash
 from app.kernel.identity import Identity
 
-COOKIE_KEY = "sid"
-"""The field of the signed session cookie that names the browser session."""
-
-
-def hash_key(key: str) -> str:
-    return hashlib.sha256(key.encode()).hexdigest()
+COOKIE_KEY = SESSION_COOKIE_KEY
+hash_key = secret_hash
 
 
 def start(session: Session, user_id: int) -> str:

@@ -8,10 +8,10 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.accounts import tokens as api_tokens
-from app.api.deps import SessionDep
-from app.api.schemas import RowId
+from app.db.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import AccountOwner
+from app.http.schemas import RowId
 
 router = APIRouter(route_class=OneHopRoute, tags=["tokens"])
 

@@ -16,11 +16,12 @@ from sqlalchemy.orm import Session
 
 from app.accounts.identity import hash_token
 from app.db.models import ApiToken, User
+from app.http.scopes import TOKEN_SCOPES
 from app.kernel.errors import Forbidden, Invalid, NotFound
 from app.kernel.identity import Identity
 from app.kernel.timesource import now
 
-SCOPES = ("read", "play", "challenge", "bot")
+SCOPES = TOKEN_SCOPES
 TOKEN_PREFIX = "swp_"
 MAX_EXPIRY_SECONDS = 366 * 24 * 3600
 

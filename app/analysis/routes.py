@@ -12,13 +12,13 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 from app.analysis import board, compute, pool, signed
 from app.analysis.hints import hint_position
 from app.analysis.service import ANALYSIS_CHANNEL, AnalysisService, event
-from app.api.deps import SessionDep
+from app.db.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import Player, PublicDoor, Reader
 from app.http.errors import ERROR_RESPONSES
+from app.http.ratelimit import rate_limit
 from app.kernel.errors import Conflict, Invalid
 from app.match.game_records import parse_seed
-from app.ratelimit import rate_limit
 from app.realtime.bus import match_channel
 
 SEED_DESCRIPTION = (

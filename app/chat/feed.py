@@ -4,7 +4,7 @@ which lines it shows.
 Each room has its own bus channel (``chat_channel``); a spectator's connection subscribes to the
 spectators' room only, so a players' line is never even delivered to it. A seated player also
 subscribes to the spectators' room, whose lines are forwarded only once the game is over. The
-subscriptions themselves are made by :class:`app.match.feed.MatchFeed`.
+subscriptions themselves are made by :class:`app.notices.match_feed.MatchFeed`.
 """
 
 from __future__ import annotations

@@ -9,9 +9,9 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from app.api.deps import SessionDep
 from app.chat.reports import recent_reports
 from app.chat.service import is_moderator
+from app.db.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import PageDoor
 from app.kernel.errors import Forbidden

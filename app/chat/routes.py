@@ -13,15 +13,16 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from app.accounts import relations
-from app.api.deps import Matches, SessionDep
-from app.api.schemas import RowId
 from app.chat import reports as chat_reports
 from app.chat.service import PHRASES, ChatFlood, ChatService, FloodLimit, is_moderator
+from app.db.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import AccountOwner, Player, Reader, SignedInReader
+from app.http.ratelimit import rate_limit
+from app.http.schemas import RowId
 from app.kernel import i18n
 from app.kernel.errors import Forbidden
-from app.ratelimit import rate_limit
+from app.match.deps import Matches
 
 router = APIRouter(route_class=OneHopRoute, tags=["chat"])  # included under /api/v1
 

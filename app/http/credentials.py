@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from urllib.parse import urlsplit
 
 from starlette.requests import HTTPConnection, Request
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+SESSION_COOKIE_KEY = "sid"
+"""The field of the signed session cookie that names the server-side browser session."""
 CSRF_HEADER = "x-csrf-token"
 CSRF_FIELD = "csrf"
+
+
+def secret_hash(secret: str) -> str:
+    """How a token or a browser-session key is stored and looked up: its SHA-256, never itself."""
+    return hashlib.sha256(secret.encode()).hexdigest()
 
 
 def bearer_token(connection: HTTPConnection) -> str | None:

@@ -18,7 +18,8 @@ from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute, Match
 
-from app.api.schemas import ErrorOut
+from app.http.ratelimit import RateLimited
+from app.http.schemas import ErrorOut
 from app.kernel.errors import (
     Conflict,
     Forbidden,
@@ -28,7 +29,6 @@ from app.kernel.errors import (
     ServiceError,
     Unauthenticated,
 )
-from app.ratelimit import RateLimited
 
 log = logging.getLogger(__name__)
 

@@ -1,5 +1,5 @@
 """Every door of an app with the scope it declares: read by the route-inventory test and printed
-into docs/security.md (``python -m app.http.inventory``), so the docs list what the code does."""
+into docs/security.md (``python scripts/doors.py``), so the docs list what the code does."""
 
 from __future__ import annotations
 
@@ -62,9 +62,3 @@ def markdown(app: Any) -> str:
         lines.append(f"| {' '.join(door.methods)} | `{door.path}` | {door.scope} |")
     return "\n".join(lines) + "\n"
 
-
-if __name__ == "__main__":
-    from app.kernel.settings import Settings
-    from app.main import create_app
-
-    print(markdown(create_app(Settings(secret_key="inventory"))), end="")

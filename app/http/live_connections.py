@@ -24,8 +24,8 @@ from typing import Any
 from starlette.requests import HTTPConnection
 
 from app.http.principal import Principal
+from app.http.ratelimit import RateLimited
 from app.kernel.timesource import now
-from app.ratelimit import RateLimited
 
 CLOSE_CREDENTIAL_ENDED = 4401
 """Socket close code: the credential was refused, revoked, expired or logged out."""

@@ -8,23 +8,36 @@ silent downgrade to anonymous; a cookie whose browser session has ended is simpl
 from __future__ import annotations
 
 import asyncio
-import time
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
+from typing import Literal, Protocol
 
 from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
 
-from app.accounts import identity, sessions
-from app.accounts.identity_cache import TOUCH_EVERY_SECONDS, identities
-from app.db.models import utcnow
 from app.http import scopes
-from app.http.credentials import bearer_token, cookie_session
+from app.http.credentials import SESSION_COOKIE_KEY, bearer_token, cookie_session, secret_hash
 from app.kernel.errors import Unauthenticated
 from app.kernel.identity import Identity
+from app.kernel.timesource import now
 
 Credential = Literal["anonymous", "session", "token"]
+
+
+class Credentials(Protocol):
+    """Where the gate looks credentials up (``app.state.identities``, the accounts' cache):
+    blocking calls on a cache miss, and ``answerable`` to tell when no lookup is needed."""
+
+    def user_for_token(self, token: str, session: Session | None = None) -> Identity | None: ...
+
+    def user_for_session(self, key: str, session: Session | None = None) -> Identity | None: ...
+
+    def answerable(self, token: str | None, session_key: str | None) -> bool: ...
+
+
+def credentials(connection: HTTPConnection) -> Credentials:
+    found: Credentials = connection.app.state.identities
+    return found
 
 
 @dataclass(frozen=True)
@@ -46,7 +59,7 @@ class Principal:
         return scopes.grants(self.scopes if self.credential == "token" else None, scope)
 
     def expired(self) -> bool:
-        return self.expires_at is not None and self.expires_at <= utcnow()
+        return self.expires_at is not None and self.expires_at <= now()
 
 
 ANONYMOUS = Principal(None, "anonymous")
@@ -57,10 +70,10 @@ def _invalid_token(message: str = "That API token is not valid.") -> Unauthentic
 
 
 def _from_token(connection: HTTPConnection, token: str, session: Session | None) -> Principal:
-    user = identities(connection).user_for_token(token, session)
+    user = credentials(connection).user_for_token(token, session)
     if user is None:
         raise _invalid_token()
-    principal = Principal(user, "token", user.scopes, identity.hash_token(token),
+    principal = Principal(user, "token", user.scopes, secret_hash(token),
                           expires_at=user.expires_at)
     if principal.expired():  # a cached identity outliving its token
         raise _invalid_token("That API token has expired.")
@@ -68,13 +81,13 @@ def _from_token(connection: HTTPConnection, token: str, session: Session | None)
 
 
 def _from_cookie(connection: HTTPConnection, session: Session | None) -> Principal:
-    key = cookie_session(connection).get(sessions.COOKIE_KEY)
+    key = cookie_session(connection).get(SESSION_COOKIE_KEY)
     if not isinstance(key, str) or not key:
         return ANONYMOUS
-    user = identities(connection).user_for_session(key, session)
+    user = credentials(connection).user_for_session(key, session)
     if user is None:
         return ANONYMOUS
-    return Principal(user, "session", session_hash=sessions.hash_key(key))
+    return Principal(user, "session", session_hash=secret_hash(key))
 
 
 def resolve_principal(connection: HTTPConnection, session: Session | None = None, *,
@@ -88,13 +101,9 @@ def resolve_principal(connection: HTTPConnection, session: Session | None = None
 
 
 def _answerable_from_cache(connection: HTTPConnection, tokens: bool) -> bool:
-    cache = identities(connection)
     token = bearer_token(connection) if tokens else None
-    if token is not None:
-        entry = cache.cached_token(token)
-        return entry is not None and time.monotonic() - entry.touched <= TOUCH_EVERY_SECONDS
-    key = cookie_session(connection).get(sessions.COOKIE_KEY)
-    return not isinstance(key, str) or cache.cached_session(key) is not None
+    key = cookie_session(connection).get(SESSION_COOKIE_KEY) if token is None else None
+    return credentials(connection).answerable(token, key if isinstance(key, str) else None)
 
 
 async def resolve_principal_async(connection: HTTPConnection, *, tokens: bool = True

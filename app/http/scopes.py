@@ -14,11 +14,11 @@ token ``POST /api/v1/login`` returns have full access. Doors declare one of:
 
 from __future__ import annotations
 
-from app.accounts.tokens import SCOPES as TOKEN_SCOPES
-
 PUBLIC, READ, PLAY, CHALLENGE, BOT, ACCOUNT, PAGE = (
     "public", "read", "play", "challenge", "bot", "account", "page")
 DOOR_SCOPES = (PUBLIC, READ, PLAY, CHALLENGE, BOT, ACCOUNT, PAGE)
+TOKEN_SCOPES = (READ, PLAY, CHALLENGE, BOT)
+"""The scopes a personal API token may be given, in the order they are listed."""
 __all__ = ["ACCOUNT", "BOT", "CHALLENGE", "DOOR_SCOPES", "PAGE", "PLAY", "PUBLIC", "READ",
            "TOKEN_SCOPES", "grants"]
 

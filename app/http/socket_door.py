@@ -30,8 +30,8 @@ from app.http.live_connections import (
     live_connections,
 )
 from app.http.principal import resolve_principal_async
+from app.http.ratelimit import RateLimited
 from app.kernel.errors import Forbidden, Unauthenticated
-from app.ratelimit import RateLimited
 
 _closing: set[asyncio.Task[None]] = set()
 

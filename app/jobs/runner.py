@@ -20,8 +20,9 @@ from app.lobby.quick_play import pair_quick_play
 from app.lobby.seek_expiry import expire_absent_seekers
 from app.match.bot_runner import BotRunner
 from app.match.clock_keeper import keep_clocks
+from app.match.publish import publish_match
 from app.match.records import MatchRecord
-from app.realtime.bus import EventBus, publish_match
+from app.realtime.bus import EventBus
 from app.realtime.presence import Presence, SharedPresence
 from app.realtime.redis_bus import RedisBus
 from app.tournaments.jobs import run_tournaments

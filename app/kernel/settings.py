@@ -73,7 +73,7 @@ class Settings(BaseSettings):
     secure_cookies: bool = False
     """Set true behind HTTPS so the session cookie is never sent in clear."""
 
-    # Rate limits (app/ratelimit.py), in the `limits` notation: "N/second|minute|hour|day", several
+    # Rate limits (app/http/ratelimit.py), in the `limits` notation: "N/second|minute|hour|day", several
     # joined by ";". Counted in a moving window, in Redis when REDIS_URL is set.
     rate_guests: str = "10/minute;100/hour"
     """Guest creations per client address."""

@@ -6,12 +6,12 @@ from typing import Any
 
 from fastapi import APIRouter, Depends
 
-from app.api import schemas
-from app.api.deps import Lobby
 from app.db.one_hop import OneHopRoute
 from app.http.doors import Challenger, Reader, SignedInReader
+from app.http.ratelimit import rate_limit
+from app.lobby.deps import Lobby
+from app.match import schemas
 from app.match.routes import ERRORS
-from app.ratelimit import rate_limit
 
 router = APIRouter(route_class=OneHopRoute, prefix="/api/v1", tags=["lobby"], responses=ERRORS)
 

@@ -18,19 +18,18 @@ from sqlalchemy.orm import Session
 
 from app.accounts import relations
 from app.accounts.identity import identity_of
-from app.accounts.profiles import find_user_id
-from app.accounts.ratings import get_rating, rating_json
 from app.db.models import Seek, User, utcnow
 from app.db.session import rows_matched
 from app.kernel.errors import Conflict, Forbidden, Invalid, NotFound
 from app.kernel.identity import Identity
 from app.match import clocks
-from app.match.bots import ensure_bot_user, level_of
+from app.match.bots import ensure_bot_user, find_user_id, level_of
 from app.match.option_privacy import (
     fixed_deal_fields,
     public_options,
     refuse_secret_options_in_rated,
 )
+from app.match.ratings import get_rating, rating_json
 from app.match.service import MatchService, validate_setup
 
 RATED_KINDS = ("account", "bot")

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.db.models import Match, MatchPlayer, User
-from app.kernel.errors import Conflict, Invalid
+from app.db.models import MAX_ROW_ID, Match, MatchPlayer, User
+from app.kernel.errors import Conflict, Invalid, NotFound
 from app.kernel.identity import Identity
 from app.match import store
 from app.match.records import MatchRecord
@@ -98,3 +98,20 @@ def active_matches_with_bots(session: Session) -> list[str]:
     return list(session.scalars(
         select(Match.id).join(MatchPlayer).where(Match.status == "active",
                                                  MatchPlayer.user_id.in_(bots)).distinct()))
+
+
+def find_user_id(session: Session, name: str) -> int:
+    """A user id from a username (case-insensitive) or a numeric id; ``bot-<level>`` is always
+    the built-in bot of that level, whoever else once took that username."""
+    level = level_of(name)
+    if level is not None and (bot := builtin_bot_user(session, level)) is not None:
+        return bot.id
+    if "\x00" in name:  # no username holds NUL, and PostgreSQL refuses it in a query
+        raise NotFound(f"There is no user {name!r}.", code="no_user")
+    if name.isascii() and name.isdigit() and 0 < int(name) <= MAX_ROW_ID and (
+            session.get(User, int(name)) is not None):
+        return int(name)
+    user = session.scalar(select(User).where(func.lower(User.username) == name.lower()))
+    if user is None:
+        raise NotFound(f"There is no user {name!r}.", code="no_user")
+    return user.id

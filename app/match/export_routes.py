@@ -7,7 +7,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
-from app.api.deps import SessionDep
+from app.db.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import Reader
 from app.match.game_records import build_record, export_text

@@ -23,11 +23,11 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.accounts.ratings import get_rating, rating_json
 from app.db.models import Match, Move
 from app.kernel.errors import NotFound
 from app.match import sealing
 from app.match.option_privacy import public_options
+from app.match.ratings import get_rating, rating_json
 from games import Game, State, registry
 from games.chance import check_seed
 

@@ -7,15 +7,16 @@ from typing import Any, Literal
 from fastapi import APIRouter, Depends, Request
 
 from app.accounts import identity
-from app.api import schemas
-from app.api.deps import Matches, SessionDep
+from app.db.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import Challenger, Player, PublicDoor, Reader, SignedInReader
 from app.http.errors import ERROR_RESPONSES
+from app.http.ratelimit import rate_limit
+from app.match import schemas
 from app.match.bots import bot_levels_by_user, seat_bots
+from app.match.deps import Matches
 from app.match.offers import OfferService
 from app.match.payloads import match_payload
-from app.ratelimit import rate_limit
 from games import registry
 
 ERRORS = ERROR_RESPONSES  # declared app-wide too (app/http/errors.py); kept for the routers' imports

@@ -25,12 +25,12 @@ from sqlalchemy import Executable, bindparam, delete, insert, select, union_all,
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, joinedload
 
-from app.accounts.ratings import apply_rated_result
 from app.db.models import Match, MatchPlayer, Move, User
 from app.kernel.errors import Conflict, Forbidden, NotFound
 from app.kernel.identity import Identity
 from app.kernel.timesource import now
 from app.match import clocks
+from app.match.ratings import apply_rated_result
 from app.match.records import LastMove, MatchRecord, iso, record_of
 from games import State, registry
 

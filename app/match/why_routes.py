@@ -7,11 +7,11 @@ from typing import Any
 from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.api.deps import SessionDep
+from app.db.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import SignedInReader
+from app.http.ratelimit import rate_limit
 from app.match import why
-from app.ratelimit import rate_limit
 
 router = APIRouter(route_class=OneHopRoute, tags=["matches"])
 

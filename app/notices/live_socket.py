@@ -8,13 +8,13 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, WebSocket
 
-from app.accounts.ratings import seat_ratings
 from app.http.doors import declared
 from app.http.scopes import PUBLIC
 from app.http.socket_door import accept, entered
-from app.match.feed import shared_matches
 from app.match.payloads import live_item
+from app.match.ratings import seat_ratings
 from app.match.records import MatchHeader
+from app.notices.match_feed import shared_matches
 from app.realtime.bus import LIVE_CHANNEL
 from app.realtime.connection import answer_pings, run_jobs
 

@@ -7,10 +7,10 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from app.accounts.profiles import games_in_play
-from app.api.deps import SessionDep
+from app.db.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import SignedInReader
+from app.people.profiles import games_in_play
 
 router = APIRouter(route_class=OneHopRoute, tags=["identity"])  # included under /api/v1
 

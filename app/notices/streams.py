@@ -19,8 +19,6 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request, WebSocket
 from fastapi.responses import StreamingResponse
 
-from app.accounts.profiles import games_in_play
-from app.api.messages import PROTOCOL_VERSION
 from app.chat.feed import visible_line
 from app.db.one_hop import OneHopRoute
 from app.http.doors import Reader, SignedInReader, declared, principal_of
@@ -31,11 +29,13 @@ from app.kernel.identity import Identity
 from app.kernel.timesource import now
 from app.lobby.service import LobbyService, user_channel
 from app.match import sealing
-from app.match.feed import MatchFeed, shared_matches
 from app.match.payloads import MatchChange
 from app.match.records import MatchRecord
 from app.match.service import MatchService
+from app.notices.match_feed import MatchFeed, shared_matches
 from app.notices.stream_events import AccountGames, MatchFollower, personal_event
+from app.people.profiles import games_in_play
+from app.protocol.messages import PROTOCOL_VERSION
 from app.realtime.bus import LIVE_CHANNEL
 from app.realtime.connection import answer_pings, run_jobs
 

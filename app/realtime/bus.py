@@ -12,9 +12,6 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
-from app.match.payloads import MatchChange
-from app.match.records import MatchRecord
-
 QUEUE_SIZE = 64
 Inbox = asyncio.Queue[dict[str, Any]]
 """Where a subscription's messages land. A connection following several channels passes one
@@ -24,7 +21,7 @@ socket)."""
 
 LOCAL_RECORD = "_record"
 """Key of a ``record`` message that only this process's subscribers see: the
-:class:`MatchRecord` object itself, engine state already built, so a process serving its own
+match's record object itself, engine state already built, so a process serving its own
 players' moves does not parse back the snapshot it has just written. Never encoded (a bus that
 sends messages elsewhere drops it: ``wire_form``)."""
 
@@ -162,13 +159,3 @@ def seats_channel(match_id: str) -> str:
     """The match's full records, snapshot included: only a process serving one of its players
     (or someone who may still take a seat) subscribes, to build the seats' own views."""
     return f"match:{match_id}:seats"
-
-
-def publish_match(bus: EventBus, record: MatchRecord) -> None:
-    """A committed match change: the public change (spectators' payload built once, here) to the
-    match's channel and the Watch list; the full record only to the seats' channel."""
-    data = record.to_json()  # once a move, for both forms
-    change = {"type": "change", "change": MatchChange.of(record, data).to_json()}
-    bus.publish(match_channel(record.id), change)
-    bus.publish(LIVE_CHANNEL, change)
-    bus.publish(seats_channel(record.id), {"type": "record", "record": data, LOCAL_RECORD: record})

@@ -7,7 +7,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from app.api.deps import SessionDep
+from app.db.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import PageDoor
 from app.kernel import i18n

@@ -10,14 +10,15 @@ from typing import Any, Literal
 from fastapi import APIRouter, Depends, Request, WebSocket
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-from app.api.deps import Matches, SessionDep
-from app.api.schemas import TimeControl, UserOut
+from app.db.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import Challenger, Player, PublicDoor, Reader, declared
 from app.http.errors import ERROR_RESPONSES
+from app.http.ratelimit import rate_limit
 from app.http.scopes import PUBLIC
 from app.http.socket_door import accept, entered
-from app.ratelimit import rate_limit
+from app.match.deps import Matches
+from app.match.schemas import TimeControl, UserOut
 from app.realtime.connection import answer_pings, run_jobs
 from app.tournaments.service import (
     LIST_CHANNEL,

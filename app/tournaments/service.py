@@ -24,7 +24,6 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.accounts.bots import can_play_rated
 from app.db.models import Rating, User
 from app.kernel.errors import Conflict, Forbidden, Invalid, NotFound
 from app.kernel.identity import Identity
@@ -34,6 +33,7 @@ from app.match.bots import ensure_bot_user
 from app.match.option_privacy import public_options, secret_options_set
 from app.match.records import iso
 from app.match.service import MatchService, validate_setup
+from app.people.bots import can_play_rated
 from app.tournaments import pairing
 from app.tournaments.models import (
     Tournament,

@@ -8,8 +8,8 @@ from typing import Any
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
-from app.api.messages import ChatLineMessage
 from app.db.models import User
+from app.protocol.messages import ChatLineMessage
 from tests.api.conftest import start_match
 from tests.conftest import make_guest
 

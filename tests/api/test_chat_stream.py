@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from app.api.messages import AccountOfferEvent, ChatLineMessage, YourTurnEvent
+from app.protocol.messages import AccountOfferEvent, ChatLineMessage, YourTurnEvent
 from tests.api.live import StreamReader, account, guest, live_server
 
 

@@ -8,8 +8,8 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import TypeAdapter
 
-from app.api import messages
-from app.api.message_catalog import ENTRIES, catalog
+from app.protocol import messages
+from app.protocol.catalog import ENTRIES, catalog
 from tests.api.conftest import start_match
 from tests.conftest import make_guest
 

@@ -19,9 +19,9 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from app.http.ratelimit import RateLimiter
 from app.kernel.settings import Settings
 from app.main import create_app
-from app.ratelimit import RateLimiter
 from tests import servers
 from tests.conftest import make_guest
 

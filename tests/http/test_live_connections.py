@@ -9,9 +9,9 @@ import pytest
 
 from app.http.live_connections import LiveConnections
 from app.http.principal import ANONYMOUS, Principal
+from app.http.ratelimit import RateLimited
 from app.kernel.identity import Identity
 from app.kernel.timesource import now
-from app.ratelimit import RateLimited
 
 ALICE, BOB = Identity(1, "Alice", "user"), Identity(2, "Bob", "user")
 

@@ -22,8 +22,8 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from app.kernel.settings import Settings
 from app.main import create_app
-from app.match.feed import MatchFeed, shared_matches
-from app.match.sockets import SocketFeed
+from app.notices.match_feed import MatchFeed, shared_matches
+from app.notices.match_socket import SocketFeed
 from tests.live.server import run_async
 
 SPECTATORS = 12

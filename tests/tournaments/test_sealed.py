@@ -18,8 +18,8 @@ from starlette.websockets import WebSocketDisconnect
 from app.kernel.settings import Settings
 from app.main import create_app
 from app.match.payloads import MatchChange
+from app.match.publish import publish_match
 from app.match.service import MatchService
-from app.realtime.bus import publish_match
 from app.tournaments.models import TournamentGame
 from app.tournaments.scheduler import advance_all
 from tests.api.conftest import start_match

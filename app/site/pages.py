@@ -6,106 +6,29 @@ uses. A browser visitor becomes a guest the first time they create or join with 
 
 from __future__ import annotations
 
-from typing import Any
-from urllib.parse import urlparse
-
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
 
-from app.accounts import profiles, ratings
-from app.api.deps import Lobby, Matches, SessionDep
+from app.accounts.browser import ensure_user
+from app.db.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import PageDoor
+from app.http.ratelimit import limiter_for
 from app.kernel import i18n
 from app.kernel.errors import Forbidden, NotFound
-from app.match import sealing
+from app.lobby.deps import Lobby
+from app.match import ratings, sealing
 from app.match.bots import seat_bots
+from app.match.deps import Matches
+from app.match.forms import CLOCK_PRESETS, clock_from_form, option_fields, options_from_form, seat_from_form
 from app.match.option_privacy import FIXED_DEAL_NOTE
 from app.match.payloads import match_payload
-from app.ratelimit import limiter_for
-from app.web.forms import check_csrf, ensure_user, form_int, page_viewer
+from app.people import profiles
+from app.web.forms import check_csrf, form_int, page_viewer, safe_next
 from app.web.templating import render, templates
 from games import registry
 
 router = APIRouter(route_class=OneHopRoute, include_in_schema=False, dependencies=[PageDoor])
-
-OPTION_PREFIX = "opt_"
-
-# The time controls offered in the forms: value -> (label, time control for the API).
-CLOCK_PRESETS: dict[str, tuple[str, dict[str, Any] | None]] = {
-    "none": (i18n.N_("No clock"), None),
-    "rt:3:2": ("3+2", {"kind": "realtime", "minutes": 3, "increment": 2}),
-    "rt:5:3": ("5+3", {"kind": "realtime", "minutes": 5, "increment": 3}),
-    "rt:10:5": ("10+5", {"kind": "realtime", "minutes": 10, "increment": 5}),
-    "rt:15:10": ("15+10", {"kind": "realtime", "minutes": 15, "increment": 10}),
-    "rt:30:0": ("30+0", {"kind": "realtime", "minutes": 30, "increment": 0}),
-    "cp:1": (i18n.N_("1 day per move"), {"kind": "correspondence", "days": 1}),
-    "cp:3": (i18n.N_("3 days per move"), {"kind": "correspondence", "days": 3}),
-    "cp:7": (i18n.N_("7 days per move"), {"kind": "correspondence", "days": 7}),
-    "cp:14": (i18n.N_("14 days per move"), {"kind": "correspondence", "days": 14}),
-}
-
-
-def option_fields(game_id: str) -> list[dict[str, Any]]:
-    """Form fields for a game's options, derived from its options schema (arrays stay API-only)."""
-    described = registry.get(game_id).describe()
-    schema, defaults = described["options"], described["defaults"]
-    fields = []
-    for name, spec in schema.get("properties", {}).items():
-        spec = _resolve(spec, schema)
-        if "enum" in spec:
-            kind = "select"
-        elif spec.get("type") == "boolean":
-            kind = "checkbox"
-        elif spec.get("type") == "integer":
-            kind = "number"
-        else:
-            continue
-        title = i18n.option_label(registry.get(game_id), name, spec.get("title"))
-        fields.append({"name": name, "kind": kind, "title": title,
-                       "description": spec.get("description", ""),
-                       "choices": spec.get("enum", []), "default": defaults.get(name),
-                       "minimum": spec.get("minimum"), "maximum": spec.get("maximum")})
-    return fields
-
-
-def _resolve(spec: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
-    if "$ref" in spec:
-        return schema.get("$defs", {}).get(spec["$ref"].split("/")[-1], spec)
-    if "anyOf" in spec:  # Optional[...] -> the non-null branch
-        branches = [s for s in spec["anyOf"] if s.get("type") != "null"]
-        return {**spec, **(branches[0] if len(branches) == 1 else {})}
-    return spec
-
-
-def options_from_form(game_id: str, form: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-    """The game's options from a form's ``<prefix>opt_<name>`` fields (a form offering several
-    games prefixes each game's fields with ``<game>:``)."""
-    options: dict[str, Any] = {}
-    for field in option_fields(game_id):
-        raw = form.get(prefix + OPTION_PREFIX + field["name"])
-        if field["kind"] == "checkbox":
-            options[field["name"]] = raw is not None
-        elif raw is None or raw == "":
-            continue
-        elif field["kind"] == "select":
-            matching = [c for c in field["choices"] if str(c) == raw]
-            options[field["name"]] = matching[0] if matching else raw
-        else:
-            number = form_int(raw)
-            options[field["name"]] = raw if number is None else number
-    return options
-
-
-def seat_from_form(form: dict[str, Any]) -> int | str:
-    raw = str(form.get("seat", "0"))
-    number = form_int(raw, minimum=0)
-    return "random" if raw == "random" else 0 if number is None else number
-
-
-def clock_from_form(form: dict[str, Any]) -> dict[str, Any] | None:
-    return CLOCK_PRESETS.get(str(form.get("clock", "none")), CLOCK_PRESETS["none"])[1]
-
 
 @router.get("/")
 def home(request: Request, session: SessionDep, lobby: Lobby) -> Response:
@@ -231,11 +154,6 @@ def rules_page(game_id: str, request: Request, session: SessionDep) -> Response:
     if body not in available:
         raise NotFound(i18n.gettext("There is no such game."), code="no_rules")
     return render(request, "rules.html", game=game.describe(), body=body)
-
-
-def safe_next(target: str) -> str:
-    """Only same-site paths: never redirect a visitor to another site."""
-    return target if target.startswith("/") and not urlparse(target).netloc else "/"
 
 
 @router.get("/lang/{code}")

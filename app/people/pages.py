@@ -6,24 +6,27 @@ from __future__ import annotations
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
 
-from app.accounts import profiles, ratings
 from app.accounts import service as accounts
+from app.accounts.browser import sign_in, sign_out, sign_out_everywhere
 from app.accounts.identity_cache import identities
-from app.api.deps import Lobby, SessionDep
+from app.db.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import PageDoor
+from app.http.ratelimit import RateLimited, client_address, limiter_for, login_guard
 from app.kernel import i18n
 from app.kernel.errors import NotFound, ServiceError
-from app.ratelimit import RateLimited, client_address, limiter_for, login_guard
-from app.web.forms import check_csrf, page_viewer, sign_in, sign_out, sign_out_everywhere
-from app.web.pages import (
+from app.lobby.deps import Lobby
+from app.match import ratings
+from app.match.bots import find_user_id
+from app.match.forms import (
     CLOCK_PRESETS,
     clock_from_form,
     option_fields,
     options_from_form,
-    safe_next,
     seat_from_form,
 )
+from app.people import profiles
+from app.web.forms import check_csrf, page_viewer, safe_next
 from app.web.templating import render
 from games import registry
 
@@ -109,7 +112,7 @@ def logout_everywhere(request: Request, session: SessionDep, csrf: str = Form(""
 @router.get("/u/{name}")
 def profile_page(name: str, request: Request, session: SessionDep) -> Response:
     viewer = page_viewer(request, session)
-    data = profiles.profile(session, profiles.find_user_id(session, name),
+    data = profiles.profile(session, find_user_id(session, name),
                             viewer.id if viewer else None)
     games = [{**g.describe(), "fields": option_fields(g.id)} for g in registry.all_games()]
     return render(request, "profile.html", profile=data, games=games, clock_presets=CLOCK_PRESETS)

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.api import messages as m
+from app.protocol import messages as m
 
 MATCH_SOCKET = "WS /api/v1/matches/{id}/ws"
 LOBBY_SOCKET = "WS /api/v1/lobby/ws"

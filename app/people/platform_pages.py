@@ -11,16 +11,16 @@ from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup, escape
 
 from app.accounts import tokens as api_tokens
-from app.accounts.bots import list_bots
 from app.accounts.token_routes import forget_revoked
-from app.api.deps import SessionDep
-from app.api.message_catalog import catalog
-from app.api.schemas import RowId
+from app.db.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import PageDoor
+from app.http.schemas import RowId
 from app.kernel import i18n
 from app.kernel.errors import ServiceError
 from app.kernel.identity import Identity
+from app.people.bots import list_bots
+from app.protocol.catalog import catalog
 from app.web.forms import check_csrf, form_int, page_viewer
 from app.web.templating import render
 

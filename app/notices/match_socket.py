@@ -42,9 +42,9 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from app import ratelimit
 from app.chat.feed import visible_line
 from app.db.one_hop import is_busy_error
+from app.http import ratelimit
 from app.http.doors import declared
 from app.http.live_connections import CLOSE_FORBIDDEN, Live
 from app.http.scopes import PLAY, READ
@@ -54,11 +54,12 @@ from app.kernel.errors import NotFound, ServerBusy, ServiceError
 from app.kernel.identity import Identity
 from app.match import sealing
 from app.match.clocks import PublicClock
-from app.match.feed import MatchFeed, shared_matches
 from app.match.payloads import Known, seat_message
+from app.match.publish import publish_match
 from app.match.records import MatchRecord
 from app.match.service import MatchService
-from app.realtime.bus import QUEUE_SIZE, Receiver, publish_match
+from app.notices.match_feed import MatchFeed, shared_matches
+from app.realtime.bus import QUEUE_SIZE, Receiver
 from app.realtime.connection import EXPECTED_ENDINGS
 from app.realtime.presence import Connection, Presence
 

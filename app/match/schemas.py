@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-from app.db.models import MAX_ROW_ID
 from app.kernel.identity import MAX_NAME_LENGTH
 from app.match.clocks import TimeControl
 from games import registry
@@ -141,11 +139,6 @@ class MatchOut(BaseModel):
     finished_at: str | None
 
 
-class ErrorOut(BaseModel):
-    code: str
-    message: str
-
-
 class AccountIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -212,7 +205,3 @@ class SeekOut(BaseModel):
     status: str
     match_id: str | None
     created_at: str
-
-
-RowId = Annotated[int, Path(ge=1, le=MAX_ROW_ID, description="A row id.")]
-"""An integer id in a path: out of range is 422 before any query (PostgreSQL would raise)."""

@@ -7,15 +7,15 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.accounts import bots as bot_accounts
 from app.accounts import service as accounts
 from app.accounts.identity_cache import identities
-from app.api import schemas
-from app.api.deps import SessionDep
+from app.db.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import BotMaker, PublicDoor, principal_of
+from app.http.ratelimit import login_guard
 from app.kernel.errors import Forbidden
-from app.ratelimit import login_guard
+from app.match import schemas
+from app.people import bots as bot_accounts
 
 router = APIRouter(route_class=OneHopRoute, tags=["bots"])
 

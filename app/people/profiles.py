@@ -11,10 +11,9 @@ from typing import Any
 from sqlalchemy import and_, case, exists, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
-from app.accounts.ratings import rating_json
-from app.db.models import MAX_ROW_ID, Match, MatchPlayer, Rating, User
+from app.db.models import Match, MatchPlayer, Rating, User
 from app.kernel.errors import NotFound
-from app.match.bots import builtin_bot_user, level_of
+from app.match.ratings import rating_json
 from app.match.records import record_of
 from games import registry
 
@@ -121,20 +120,3 @@ def search_users(session: Session, query: str, limit: int = SEARCH_LIMIT) -> lis
     return [{"id": u.id, "name": u.name, "username": u.username, "kind": u.kind,
              "builtin_bot": u.builtin_bot is not None}
             for u in users]
-
-
-def find_user_id(session: Session, name: str) -> int:
-    """A user id from a username (case-insensitive) or a numeric id; ``bot-<level>`` is always
-    the built-in bot of that level, whoever else once took that username."""
-    level = level_of(name)
-    if level is not None and (bot := builtin_bot_user(session, level)) is not None:
-        return bot.id
-    if "\x00" in name:  # no username holds NUL, and PostgreSQL refuses it in a query
-        raise NotFound(f"There is no user {name!r}.", code="no_user")
-    if name.isascii() and name.isdigit() and 0 < int(name) <= MAX_ROW_ID and (
-            session.get(User, int(name)) is not None):
-        return int(name)
-    user = session.scalar(select(User).where(func.lower(User.username) == name.lower()))
-    if user is None:
-        raise NotFound(f"There is no user {name!r}.", code="no_user")
-    return user.id

@@ -7,10 +7,10 @@ from typing import Any, Literal
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
-from app.api import messages as m
-from app.api.message_catalog import catalog
 from app.db.one_hop import OneHopRoute
 from app.http.doors import PublicDoor
+from app.protocol import messages as m
+from app.protocol.catalog import catalog
 
 router = APIRouter(route_class=OneHopRoute, tags=["protocol"])
 

@@ -6,17 +6,19 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
 
-from app.accounts import profiles, ratings
 from app.accounts import service as accounts
 from app.accounts.identity_cache import identities
-from app.api import schemas
-from app.api.deps import Matches, SessionDep
+from app.db.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import Anyone, PublicDoor, Reader, SignedInReader
+from app.http.ratelimit import login_guard, rate_limit
+from app.match import ratings, schemas
+from app.match.bots import find_user_id
+from app.match.deps import Matches
 from app.match.payloads import live_item
 from app.match.routes import ERRORS
 from app.match.service import validate_setup
-from app.ratelimit import login_guard, rate_limit
+from app.people import profiles
 
 router = APIRouter(route_class=OneHopRoute, prefix="/api/v1", responses=ERRORS)
 
@@ -54,7 +56,7 @@ def search_users(session: SessionDep,
 def user_profile(name: str, session: SessionDep, viewer: Anyone) -> dict[str, Any]:
     """Profile by username or id: ratings per game, games played, recent games (a duplicate
     round's sealed table only for its own players until the round ends)."""
-    return profiles.profile(session, profiles.find_user_id(session, name),
+    return profiles.profile(session, find_user_id(session, name),
                             viewer.id if viewer else None)
 
 

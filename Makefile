@@ -48,6 +48,7 @@ node_modules/.installed: package.json package-lock.json
 test: install-test browser-deps node_modules/.installed
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 	node_modules/.bin/tsc --noEmit -p .
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	node --test tests/js/
@@ -55,6 +56,7 @@ test: install-test browser-deps node_modules/.installed
 lint: install-test
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 clean:
 	rm -rf $(VENV) data node_modules .pytest_cache .ruff_cache .mypy_cache

@@ -20,6 +20,7 @@ from app.db.session import make_engine, make_session_factory
 from app.http.docs import install_offline_docs
 from app.http.errors import install_error_handlers
 from app.http.live_connections import LiveConnections
+from app.http.ratelimit import RateLimiter
 from app.jobs.runner import BackgroundJobs
 from app.kernel import heap, i18n
 from app.kernel.settings import PROJECT_ROOT, Settings
@@ -92,6 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.identities = IdentityCache(app.state.session_factory,
                                          lambda message: app.state.bus.publish(AUTH_CHANNEL, message))
     app.state.live_connections = LiveConnections(settings.max_streams_per_token)
+    app.state.rate_limiter = RateLimiter(settings)
 
     if settings.redis_url:
         bus = app.state.bus

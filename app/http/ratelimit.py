@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import logging
 import math
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -183,18 +182,9 @@ class RateLimiter:
         self.login_succeeded(account)
 
 
-_create_lock = threading.Lock()
-
-
 def limiter_for(app: Any) -> RateLimiter:
-    """The app's limiter, made on first use from ``app.state.settings``."""
-    limiter = getattr(app.state, "rate_limiter", None)
-    if limiter is None:
-        with _create_lock:
-            limiter = getattr(app.state, "rate_limiter", None)
-            if limiter is None:
-                limiter = RateLimiter(app.state.settings)
-                app.state.rate_limiter = limiter
+    """The app's limiter (``create_app`` makes it with the app)."""
+    limiter: RateLimiter = app.state.rate_limiter
     return limiter
 
 

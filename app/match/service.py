@@ -83,6 +83,13 @@ class _Cold(Exception):
     """A warm copy cannot decide this move (its deadline passed): read the match afresh."""
 
 
+def _read_only(record: MatchRecord) -> None:
+    """The publisher of a service built only to read: a committed change that nobody would
+    announce is a bug (players and spectators would never hear of it), so it fails loudly."""
+    raise RuntimeError(f"match {record.id} changed through a read-only MatchService: build it "
+                       "with the app's publisher (app.match.deps.match_service)")
+
+
 class MatchService:
     """The match use cases over one database session; ``publish`` announces committed changes.
     ``warm``: this process's warm matches (app/match/warm.py), for moves to skip their read."""
@@ -90,7 +97,7 @@ class MatchService:
     def __init__(self, session: Session, publish: Publish | None = None,
                  warm: WarmMatches | None = None) -> None:
         self.session = session
-        self.publish = publish or (lambda record: None)
+        self.publish = publish or _read_only
         self.warm = warm
 
     # -- reading ---------------------------------------------------------------------------

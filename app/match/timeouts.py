@@ -18,7 +18,7 @@ from app.kernel.timesource import now
 from app.match.service import MatchService, Publish
 
 
-def flag_overdue(session_factory: sessionmaker[Session], publish: Publish | None = None) -> list[str]:
+def flag_overdue(session_factory: sessionmaker[Session], publish: Publish) -> list[str]:
     """Flag every active match past its deadline; returns their ids."""
     with session_factory() as session:
         overdue = list(session.scalars(select(Match.id).where(

@@ -77,7 +77,7 @@ def _bot_moves_until_my_turn(client: TestClient, match_id: str, me: dict[str, st
         if mine["to_move"] == mine["your_seat"]:
             return
         with app.state.session_factory() as session:
-            service = MatchService(session)
+            service = MatchService(session, lambda record: None)  # nobody listens here
             record = service.get(match_id)
             seat = store.state_of(record).to_move
             bot = record.seats[seat]

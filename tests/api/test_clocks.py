@@ -45,7 +45,7 @@ def _move(client: TestClient, match_id: str, player: dict[str, str]) -> dict[str
 
 
 def _sweep(client: TestClient) -> list[str]:
-    return flag_overdue(client.app.state.session_factory)
+    return flag_overdue(client.app.state.session_factory, lambda record: None)
 
 
 def test_time_controls_are_validated(client: TestClient, clock: FakeClock) -> None:
@@ -143,7 +143,8 @@ def test_restart_keeps_clocks_and_catches_up_on_timeouts(database_url: str, cloc
         assert again["view"] == before["view"]
     clock.advance(60)  # down again past the deadline: the next start flags at the deadline
     with TestClient(create_app(settings)) as third:
-        flag_overdue(third.app.state.session_factory)  # the start-up sweep may have been first
+        # the start-up sweep may have been first
+        flag_overdue(third.app.state.session_factory, lambda record: None)
         final = third.get(f"/api/v1/matches/{match_id}").json()
     assert final["status"] == "finished" and final["result"]["reason"] == "time_out"
     assert final["finished_at"].startswith("2026-01-01T12:01:00")

@@ -29,7 +29,7 @@ def _position_before_a_forced_pass() -> tuple[State, str]:
 
 def test_the_server_plays_a_forced_pass(session: Session) -> None:
     state, move = _position_before_a_forced_pass()
-    service = MatchService(session)
+    service = MatchService(session, lambda record: None)  # nobody listens here
     light, dark = create_guest(session, "L")[0], create_guest(session, "D")[0]
     record = service.join(service.create(light, "stairs", seat=0).id, dark)
     stored = session.get(Match, record.id)

@@ -42,7 +42,7 @@ def _shuffled(rng: random.Random, players: int) -> list:
 def test_every_new_match_draws_its_own_128_bit_seed(session: Session) -> None:
     """Forty seeds, all different, none above 128 bits, and the largest uses (almost) all 128 —
     a 31-bit seed would fail this with certainty, a true 128-bit one with chance 2**-320."""
-    service = MatchService(session)
+    service = MatchService(session, lambda record: None)  # nobody listens here
     creator = create_guest(session, "A")[0]
     ids = [service.create(creator, game_id, seat=0).id
            for game_id in ("town", "stairs", "sight", "scalas") * 10]
@@ -56,7 +56,7 @@ def test_every_new_match_draws_its_own_128_bit_seed(session: Session) -> None:
 
 def test_a_new_town_deal_comes_from_the_hash_generator_not_the_mersenne_twister(
         session: Session) -> None:
-    service = MatchService(session)
+    service = MatchService(session, lambda record: None)  # nobody listens here
     creator = create_guest(session, "A")[0]
     for _ in range(5):
         record = service.create(creator, "town", seat=0, players=3)
@@ -139,7 +139,7 @@ def test_the_seed_column_keeps_old_seeds_and_holds_128_bit_ones(database_at_0012
         old = session.get(Match, "old1")
         assert old is not None and old.seed == 2147483646
         creator = create_guest(session, "A")[0]
-        record = MatchService(session).create(creator, "town", seat=0)
+        record = MatchService(session, lambda record: None).create(creator, "town", seat=0)
         new = session.get(Match, record.id)
         assert new is not None
         new.seed = big

@@ -23,7 +23,7 @@ SETUPS = [("stairs", 2, {}), ("stairs", 2, {"swap": True}), ("sight", 2, {}),
                          ids=[f"{g}-{p}-{o}" for g, p, o in SETUPS])
 def test_move_log_replays_to_the_snapshot(session: Session, game_id: str, players: int,
                                           options: dict) -> None:
-    service = MatchService(session)
+    service = MatchService(session, lambda record: None)  # nobody listens here
     people = [create_guest(session, f"P{i}")[0] for i in range(players)]
     record = service.create(people[0], game_id, options, seat=0, players=players)
     for seat, person in enumerate(people[1:], start=1):
@@ -44,7 +44,7 @@ def test_move_log_replays_to_the_snapshot(session: Session, game_id: str, player
 
 
 def test_a_rejected_move_leaves_the_match_untouched(session: Session) -> None:
-    service = MatchService(session)
+    service = MatchService(session, lambda record: None)  # nobody listens here
     first, second = create_guest(session, "A")[0], create_guest(session, "B")[0]
     record = service.join(service.create(first, "stairs").id, second)
     with pytest.raises(Invalid) as error:

@@ -17,7 +17,7 @@ from games import registry
 
 
 def test_a_new_match_records_the_rules_version_of_its_game(session: Session) -> None:
-    service = MatchService(session)
+    service = MatchService(session, lambda record: None)  # nobody listens here
     first = create_guest(session, "A")[0]
     for game_id, version in (("town", 3), ("stairs", 1)):
         record = service.create(first, game_id, seat=0)
@@ -48,7 +48,7 @@ def test_migration_0005_marks_every_stored_match_as_rules_version_one(tmp_path: 
 def test_a_match_played_under_rules_version_one_replays_to_its_snapshot(session: Session) -> None:
     """A Town match stored before version 2 (its row says 1, its snapshot has no version) still
     rebuilds from its seed and move log to exactly the snapshot it was played to."""
-    service = MatchService(session)
+    service = MatchService(session, lambda record: None)  # nobody listens here
     first, second = create_guest(session, "A")[0], create_guest(session, "B")[0]
     record = service.create(first, "town", seat=0)
     stored = session.get(Match, record.id)

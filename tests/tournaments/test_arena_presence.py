@@ -57,7 +57,7 @@ def test_a_player_who_never_starts_is_paused_until_they_come_back(factory, event
         (absent_game, (absent, opponent)), (other_game, _) = _playing(factory, tournament_id)
         play_out(factory, other_game, events, level=None)
         clock.advance(61)  # the first player of the first game never moves
-        assert absent_game in flag_overdue(factory)
+        assert absent_game in flag_overdue(factory, lambda record: None)
         advance(factory, events)
         standing = _standing(factory, tournament_id)
         assert standing[absent]["paused"] and not standing[opponent]["paused"]
@@ -94,7 +94,8 @@ def test_pause_keeps_the_game_in_play_and_an_opponents_abort_pauses_nobody(
             paused = TournamentService(session).pause(tournament_id, by_id[pauser])
             assert paused["you"]["paused"] and paused["you"]["joined"]
             assert MatchService(session).get(first_game).status == "active"  # it goes on
-            MatchService(session).abort(second_game, by_id[caller])  # before the first move
+            silent = MatchService(session, lambda record: None)  # no listener in this test
+            silent.abort(second_game, by_id[caller])  # before the first move
         play_out(factory, first_game, events, level=None)
         clock.advance(5)
         advance(factory, events)

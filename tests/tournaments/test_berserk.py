@@ -31,7 +31,8 @@ def factory(database_url: str) -> Iterator[sessionmaker[Session]]:
 
 def _berserk(factory: sessionmaker[Session], tournament_id: str, user: Identity) -> dict:
     with factory() as session:
-        return TournamentService(session).berserk(tournament_id, user, MatchService(session))
+        quiet = MatchService(session, lambda record: None)  # nobody listens here
+        return TournamentService(session).berserk(tournament_id, user, quiet)
 
 
 def _play(factory: sessionmaker[Session], match_id: str, user_of: dict[int, Identity],
@@ -39,7 +40,7 @@ def _play(factory: sessionmaker[Session], match_id: str, user_of: dict[int, Iden
     """The easy bot's move for the seat to move, a second after the last."""
     clock.advance(1)
     with factory() as session:
-        service = MatchService(session)
+        service = MatchService(session, lambda record: None)  # nobody listens here
         record = service.get(match_id)
         state = registry.get(record.game).from_json(record.snapshot)
         seat = state.to_move
@@ -86,7 +87,7 @@ def test_a_berserk_win_halves_the_clock_and_scores_a_point_more(factory, events:
         assert after[1] == 60_000 - 7 * 1_000  # berserk: no increment
         assert after[0] == 120_000 + 7 * (3_000 - 1_000)
         with factory() as session:
-            MatchService(session).resign(match_id, other)
+            MatchService(session, lambda record: None).resign(match_id, other)
         advance(factory, events)
         (finished,) = [g for g in view(factory, tournament_id)["games"] if g["status"] == "finished"]
     points = {s["user"]["id"]: s["points"] for s in finished["seats"]}
@@ -116,7 +117,7 @@ def test_no_bonus_under_seven_moves_and_only_in_an_arena(factory, events: Events
         _berserk(factory, arena, user_of[0])
         _play(factory, game["match_id"], user_of, clock)
         with factory() as session:
-            MatchService(session).resign(game["match_id"], user_of[1])
+            MatchService(session, lambda record: None).resign(game["match_id"], user_of[1])
         advance(factory, events)
         (finished,) = [g for g in view(factory, arena)["games"] if g["status"] == "finished"]
     points = {s["seat"]: s["points"] for s in finished["seats"]}

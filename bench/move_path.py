@@ -28,9 +28,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.accounts.identity import create_guest
 from app.db.session import make_engine, make_session_factory
+from app.match.records import MatchRecord
 from app.match.service import MatchService
 from app.match.warm import WarmMatches
 from bench.load_servers import Database
+
+
+def unheard(record: MatchRecord) -> None:
+    """The bare move path: nothing is published (the bench measures the service, not the bus)."""
 
 
 def play_game(factory, warm: WarmMatches | None, rng: random.Random,  # type: ignore[no-untyped-def]
@@ -40,9 +45,9 @@ def play_game(factory, warm: WarmMatches | None, rng: random.Random,  # type: ig
         first, _ = create_guest(session, "A")
         second, _ = create_guest(session, "B")
     with factory() as session:
-        record = MatchService(session).create(first, "stairs", seat=0)
+        record = MatchService(session, unheard).create(first, "stairs", seat=0)
     with factory() as session:
-        record = MatchService(session).join(record.id, second)
+        record = MatchService(session, unheard).join(record.id, second)
     players = [first, second]
     moves = 0
     while record.status == "active":
@@ -51,7 +56,7 @@ def play_game(factory, warm: WarmMatches | None, rng: random.Random,  # type: ig
         move = rng.choice(state.legal_moves())
         clock, start = time.process_time(), time.perf_counter()
         with factory() as session:
-            record = MatchService(session, None, warm).play(record.id, players[state.to_move],
+            record = MatchService(session, unheard, warm).play(record.id, players[state.to_move],
                                                             move, record.ply)
         wall.append(time.perf_counter() - start)
         cpu.append(time.process_time() - clock)

@@ -41,14 +41,24 @@ def _sessions_in(values: dict[str, Any]) -> list[Session]:
 
 
 def is_busy_error(error: BaseException) -> bool:
-    """A pool checkout timeout, a SQLite lock that outlasted its busy timeout, or a pooled
-    connection the database had dropped (a restart): the pool has already thrown its
-    connections away, so the client's retry gets a fresh one."""
-    if isinstance(error, sa_exc.TimeoutError):
+    """The database cannot answer now, and a retry soon may work: a pool checkout timeout, a
+    SQLite lock that outlasted its busy timeout, a server that refuses connections or dropped
+    them (a restart: the pool has already thrown its connections away, so the retry gets a
+    fresh one). Operational and interface errors are exactly these; a bad statement is not."""
+    if isinstance(error, (sa_exc.TimeoutError, sa_exc.DisconnectionError)):
         return True
     if isinstance(error, sa_exc.DBAPIError) and error.connection_invalidated:
         return True
-    return isinstance(error, sa_exc.OperationalError) and "database is locked" in str(error)
+    return isinstance(error, (sa_exc.OperationalError, sa_exc.InterfaceError))
+
+
+def as_server_busy(error: BaseException) -> ServerBusy:
+    """The 503 a busy error becomes: saturation (no pooled connection in time) is
+    ``server_busy``; a database that cannot be reached is ``database_unavailable``."""
+    if isinstance(error, sa_exc.TimeoutError) or "database is locked" in str(error):
+        return ServerBusy("The server is busy: retry in a moment.")
+    return ServerBusy("The database is unavailable: retry in a moment.",
+                      code="database_unavailable")
 
 
 def _closing(endpoint: Callable[..., Any]) -> Callable[..., Any]:
@@ -64,7 +74,7 @@ def _closing(endpoint: Callable[..., Any]) -> Callable[..., Any]:
             return endpoint(*args, **kwargs)
         except (sa_exc.TimeoutError, sa_exc.DBAPIError) as error:
             if is_busy_error(error):
-                raise ServerBusy("The server is busy: retry in a moment.") from error
+                raise as_server_busy(error) from error
             raise
         finally:
             for session in _sessions_in(kwargs):

@@ -14,10 +14,11 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from sqlalchemy.exc import DataError
+from sqlalchemy.exc import DataError, SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute, Match
 
+from app.db.one_hop import as_server_busy, is_busy_error
 from app.http.ratelimit import RateLimited
 from app.http.schemas import ErrorOut
 from app.kernel.errors import (
@@ -146,6 +147,14 @@ def install_error_handlers(
             return page
         return error_response(422, "invalid_text", message)
 
+    async def on_database_error(request: Request, error: SQLAlchemyError) -> Response:
+        """The database away (restarting, unreachable, saturated) is a 503 with Retry-After,
+        answered like any refusal so the connection stays open for the retry."""
+        if not is_busy_error(error):
+            return await on_unexpected(request, error)
+        log.warning("database unavailable on %s: %s", request.url.path, error.__class__.__name__)
+        return await on_service_error(request, as_server_busy(error))
+
     async def on_unexpected(request: Request, error: Exception) -> Response:
         log.exception("unexpected error on %s", request.url.path, exc_info=error)
         return error_response(500, "internal_error", "Something went wrong on our side.")
@@ -153,6 +162,7 @@ def install_error_handlers(
     # Any: each handler takes the exception class it is registered for.
     handlers: dict[type[Exception], Callable[[Request, Any], Awaitable[Response]]] = {
         ServiceError: on_service_error, RequestValidationError: on_validation_error,
-        StarletteHTTPException: on_http_error, DataError: on_data_error, Exception: on_unexpected}
+        StarletteHTTPException: on_http_error, DataError: on_data_error,
+        SQLAlchemyError: on_database_error, Exception: on_unexpected}
     for kind, handler in handlers.items():
         app.add_exception_handler(kind, handler)

@@ -43,14 +43,14 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from app.chat.feed import visible_line
-from app.db.one_hop import is_busy_error
+from app.db.one_hop import as_server_busy, is_busy_error
 from app.http import ratelimit
 from app.http.doors import declared
 from app.http.live_connections import CLOSE_FORBIDDEN, Live
 from app.http.scopes import PLAY, READ
 from app.http.socket_door import accept, enter, leave, refuse
 from app.kernel import i18n
-from app.kernel.errors import NotFound, ServerBusy, ServiceError
+from app.kernel.errors import NotFound, ServiceError
 from app.kernel.identity import Identity
 from app.match import sealing
 from app.match.clocks import PublicClock
@@ -88,7 +88,7 @@ def _play(websocket: WebSocket, match_id: str, viewer: Identity, move: str, ply:
                                 websocket.app.state.warm_matches).play(match_id, viewer, move, ply)
         except Exception as error:
             if is_busy_error(error):
-                raise ServerBusy("The server is busy: retry in a moment.") from error
+                raise as_server_busy(error) from error
             raise
 
 

@@ -1,0 +1,46 @@
+"""The database away (restarting, refusing connections) is a clear 503 with Retry-After, on the
+API and on pages, and never a 500: the client retries, the connection stays usable."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.kernel.settings import Settings
+from app.main import create_app
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])  # nothing listens once the probe closes
+
+
+@pytest.fixture
+def no_database() -> TestClient:
+    url = f"postgresql+psycopg://127.0.0.1:{_closed_port()}/test?connect_timeout=1"
+    return TestClient(create_app(Settings(database_url=url, secret_key="down",
+                                          background_jobs="off", bots_enabled=False)))
+
+
+@pytest.mark.parametrize("path, headers", [
+    ("/api/v1/matches/abcdefgh", {}),  # the endpoint's query fails to connect
+    ("/api/v1/me", {"Authorization": "Bearer sw_not-cached"}),  # the door's token lookup
+    ("/api/v1/seeks", {}),
+])
+def test_the_api_answers_503_while_the_database_is_away(no_database: TestClient, path: str,
+                                                        headers: dict[str, str]) -> None:
+    response = no_database.get(path, headers=headers)
+    assert response.status_code == 503, response.text
+    assert response.json()["code"] == "database_unavailable"
+    assert int(response.headers["retry-after"]) >= 1
+    assert response.headers.get("connection", "").lower() != "close"
+
+
+def test_a_page_answers_a_readable_503_while_the_database_is_away(no_database: TestClient) -> None:
+    response = no_database.get("/m/abcdefgh")
+    assert response.status_code == 503
+    assert response.headers["content-type"].startswith("text/html")
+    assert "retry" in response.text.lower()

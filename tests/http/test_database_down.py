@@ -44,3 +44,15 @@ def test_a_page_answers_a_readable_503_while_the_database_is_away(no_database: T
     assert response.status_code == 503
     assert response.headers["content-type"].startswith("text/html")
     assert "retry" in response.text.lower()
+
+
+def test_healthz_answers_and_readyz_says_the_database_is_away(no_database: TestClient) -> None:
+    assert no_database.get("/healthz").json() == {"status": "ok"}
+    ready = no_database.get("/readyz")
+    assert ready.status_code == 503 and ready.json()["checks"] == {"database": False}
+
+
+def test_readyz_is_ready_with_a_database(client: TestClient) -> None:
+    ready = client.get("/readyz")
+    assert ready.status_code == 200, ready.text
+    assert ready.json() == {"status": "ready", "checks": {"database": True}}

@@ -4,8 +4,10 @@ submits the move like any player, guarded by the ply.
 
 A bot never moves twice for one ply: the runner runs in one process across all instances (the
 job leader, app/jobs/leadership.py), a (match, ply) is thought about once there, and the database
-refuses a second move for the same ply. After a restart or a failover ``catch_up`` finds every
-match waiting for a bot and thinks again. Every computation is counted (``computations``, and in Redis
+refuses a second move for the same ply. ``catch_up`` finds every match waiting for a bot and
+thinks again: at start (a restart, a failover) and then every ``rescan_seconds``, so a bot move
+that failed (the database away, a worker process lost) is tried again and no game waits for a
+change that will not come. Every computation is counted (``computations``, and in Redis
 when ``count`` is given) so tests can check "once per ply" across instances.
 """
 
@@ -34,8 +36,10 @@ log = logging.getLogger(__name__)
 class BotRunner:
     def __init__(self, session_factory: sessionmaker[Session], publish: Publish,
                  workers: int = 1, executor: Executor | None = None,
-                 count: Callable[[str, int], Awaitable[None]] | None = None) -> None:
+                 count: Callable[[str, int], Awaitable[None]] | None = None,
+                 rescan_seconds: float = 5.0) -> None:
         self.session_factory = session_factory
+        self.rescan_seconds = rescan_seconds
         self.count = count
         self.computations = 0
         self.publish = publish
@@ -57,9 +61,21 @@ class BotRunner:
     async def run(self, bus: EventBus) -> None:
         async with bus.subscribe(LIVE_CHANNEL) as events:
             await self.catch_up()
-            async for message in events:
-                if message.get("type") == "change":  # public: the snapshot is read when needed
-                    await self.consider(MatchChange.from_json(message["change"]))
+            rescans = asyncio.create_task(self._rescan_forever())
+            try:
+                async for message in events:
+                    if message.get("type") == "change":  # public: the snapshot is read when needed
+                        await self.consider(MatchChange.from_json(message["change"]))
+            finally:
+                rescans.cancel()
+
+    async def _rescan_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.rescan_seconds)
+            try:
+                await self.catch_up()
+            except Exception:  # the database away: the next scan tries again
+                log.warning("bot re-scan failed", exc_info=True)
 
     async def catch_up(self) -> None:
         def load() -> list[MatchRecord]:

@@ -20,6 +20,7 @@ from app.db.session import make_engine, make_session_factory
 from app.http.docs import install_offline_docs
 from app.http.errors import install_error_handlers
 from app.http.live_connections import LiveConnections
+from app.http.metrics import RequestMetrics
 from app.http.ratelimit import RateLimiter
 from app.jobs.runner import BackgroundJobs
 from app.kernel import heap, i18n
@@ -121,6 +122,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_offline_docs(app)
     include_routers(app)
     app.add_middleware(AdmissionLimit, limit=settings.max_pending_requests)
+    app.add_middleware(RequestMetrics)
     # Outermost: match sockets skip the stack, which would live as long as each socket.
     app.add_middleware(MatchSockets, sessions=SessionMiddleware(app, **sessions))
     app.mount("/static", StaticFiles(directory=str(PROJECT_ROOT / "static")), name="static")

@@ -13,6 +13,7 @@ from app.chat.pages import router as moderation_pages
 from app.chat.routes import router as chat_routes
 from app.http.errors import ERROR_RESPONSES
 from app.http.health import router as health_routes
+from app.http.metrics import router as metrics_routes
 from app.lobby.routes import router as lobby_routes
 from app.lobby.sockets import router as lobby_socket
 from app.match.export_routes import router as export_routes
@@ -47,6 +48,7 @@ PAGES: tuple[APIRouter, ...] = (site_pages, platform_pages, moderation_pages, ac
 
 def include_routers(app: FastAPI) -> None:
     app.include_router(health_routes)
+    app.include_router(metrics_routes)
     app.include_router(match_routes)
     for part in API_PARTS:
         app.include_router(part, prefix=API, responses=ERROR_RESPONSES)

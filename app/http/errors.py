@@ -30,6 +30,7 @@ from app.kernel.errors import (
     ServiceError,
     Unauthenticated,
 )
+from app.kernel.metrics import DATABASE_UNAVAILABLE
 
 log = logging.getLogger(__name__)
 
@@ -153,6 +154,7 @@ def install_error_handlers(
         if not is_busy_error(error):
             return await on_unexpected(request, error)
         log.warning("database unavailable on %s: %s", request.url.path, error.__class__.__name__)
+        DATABASE_UNAVAILABLE.inc()
         return await on_service_error(request, as_server_busy(error))
 
     async def on_unexpected(request: Request, error: Exception) -> Response:

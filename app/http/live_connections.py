@@ -25,6 +25,7 @@ from starlette.requests import HTTPConnection
 
 from app.http.principal import Principal
 from app.http.ratelimit import RateLimited
+from app.kernel.metrics import OPEN_CONNECTIONS
 from app.kernel.timesource import now
 
 CLOSE_CREDENTIAL_ENDED = 4401
@@ -78,6 +79,7 @@ class LiveConnections:
             if key is not None:
                 index.setdefault(key, set()).add(live)
         self._by_user.setdefault(principal.user.id, set()).add(live)
+        OPEN_CONNECTIONS.inc()
         ended = next((key for key in (token, principal.session_hash) if key in self._ended), None)
         if ended is not None:
             self._end(live, "revoked" if ended == token else "logged_out")
@@ -95,6 +97,8 @@ class LiveConnections:
         principal = live.principal
         if principal.user is None:
             return
+        if live in self._by_user.get(principal.user.id, ()):
+            OPEN_CONNECTIONS.dec()
         for key, index in ((principal.token_hash, self._by_token),
                            (principal.session_hash, self._by_session),
                            (principal.user.id, self._by_user)):

@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.kernel.errors import ServiceError
 from app.kernel.identity import Identity
+from app.kernel.metrics import BOT_MOVES
 from app.kernel.processes import spawn_pool, stop_pool
 from app.match.bots import active_matches_with_bots, bot_levels_by_user, bot_move
 from app.match.payloads import Known, MatchChange, to_move_of
@@ -122,9 +123,12 @@ class BotRunner:
                 with contextlib.suppress(Exception):  # a lost count never costs a move
                     await self.count(record.id, record.ply)
             await asyncio.to_thread(self._submit, record, seat, user_id, move)
+            BOT_MOVES.labels("played").inc()
         except ServiceError as error:
+            BOT_MOVES.labels("refused").inc()
             log.info("bot move for %s ply %s not played: %s", record.id, record.ply, error.message)
         except Exception:
+            BOT_MOVES.labels("failed").inc()
             log.exception("bot failed to move in %s at ply %s", record.id, record.ply)
         finally:
             self.thinking.discard((known.id, known.ply))

@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 from app.db.models import Match, MatchPlayer, Move
 from app.kernel.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 from app.kernel.identity import Identity
+from app.kernel.metrics import MOVE_COMMIT_SECONDS
 from app.kernel.timesource import now
 from app.match import clocks, results, sealing, store, why
 from app.match.records import LastMove, MatchRecord, record_of
@@ -317,14 +318,15 @@ class MatchService:
         On PostgreSQL a move is read and written with single statements, outside a transaction
         (``store.begin_single_statements``: two round trips instead of five); the rare move that
         needs a transaction (the end of a rated game) is played again in one."""
-        if store.begin_single_statements(self.session):
-            try:
-                return self._play(match_id, user, move, expected_ply, seat)
-            except store.NeedsTransaction:
-                pass  # nothing was written: played below, in a transaction
-            finally:  # whatever comes next on this session is in a transaction again
-                store.end_single_statements(self.session)
-        return self._play(match_id, user, move, expected_ply, seat)
+        with MOVE_COMMIT_SECONDS.time():
+            if store.begin_single_statements(self.session):
+                try:
+                    return self._play(match_id, user, move, expected_ply, seat)
+                except store.NeedsTransaction:
+                    pass  # nothing was written: played below, in a transaction
+                finally:  # whatever comes next on this session is in a transaction again
+                    store.end_single_statements(self.session)
+            return self._play(match_id, user, move, expected_ply, seat)
 
     def _play(self, match_id: str, user: Identity, move: str, expected_ply: int,
               seat: int | None) -> MatchRecord:

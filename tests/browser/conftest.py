@@ -17,7 +17,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     url = sqlite_database(tmp_path_factory.mktemp("live") / "stepwell.db")
     with server.live_server(url, tmp_path_factory.mktemp("logs"), strict_shutdown=True,
@@ -25,8 +25,11 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser():  # type: ignore[no-untyped-def]
+    """One Chromium for the browser tests, stopped when they end: Playwright's sync API keeps an
+    event loop running in the main thread while it lives, which would refuse the later tests'
+    ``asyncio.run``."""
     if not Path(CHROMIUM).exists():
         message = f"!!! {CHROMIUM} is missing (make test installs Debian chromium) !!!"
         if os.environ.get("CI"):

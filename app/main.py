@@ -101,6 +101,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.presence = SharedPresence(
             settings.seek_grace_seconds, bus.publish, lambda: bus.command_client,
             settings.redis_prefix, bus.instance, settings.presence_heartbeat_seconds)
+        bus.on_reconnect(app.state.presence.rewrite)
     else:
         app.state.presence = Presence(settings.seek_grace_seconds, app.state.bus.publish)
     app.state.jobs = None

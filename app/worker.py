@@ -39,6 +39,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
                                   lambda: redis_bus.command_client, settings.redis_prefix,
                                   redis_bus.instance, settings.presence_heartbeat_seconds,
                                   register=False)
+        redis_bus.on_reconnect(presence.rewrite)
     else:
         bus = InProcessBus()
         presence = Presence(settings.seek_grace_seconds, bus.publish)

@@ -20,6 +20,7 @@ from starlette.requests import HTTPConnection
 
 from app.accounts import identity, sessions
 from app.kernel.identity import Identity
+from app.realtime.bus import RESYNC
 
 CACHE_SECONDS = 60.0
 TOUCH_EVERY_SECONDS = 60.0
@@ -163,6 +164,11 @@ class IdentityCache:
         elif (message.get("type") in ("forget_user", "end_user")
               and isinstance(message.get("user_id"), int)):
             self.forget_user(message["user_id"], everywhere=False)
+        elif message.get("type") == RESYNC:  # announcements may have been missed: ask again
+            with self._lock:
+                self._tokens.clear()
+                self._sessions.clear()
+                self._users.clear()
 
 
 def identities(connection: HTTPConnection) -> IdentityCache:

@@ -24,3 +24,5 @@ OPEN_CONNECTIONS = Gauge("stepwell_open_connections",
 BOT_MOVES = Counter("stepwell_bot_moves", "Bot moves, by outcome.", ["outcome"])
 DATABASE_UNAVAILABLE = Counter("stepwell_database_unavailable",
                                "Requests answered 503 because the database could not answer.")
+BUS_RECONNECTS = Counter("stepwell_bus_reconnects",
+                         "Times this process's Redis pub/sub connection came back after a loss.")

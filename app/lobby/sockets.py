@@ -14,6 +14,7 @@ from app.http.scopes import READ
 from app.http.socket_door import accept, entered
 from app.lobby.service import LOBBY_CHANNEL, LobbyService, user_channel
 from app.match.service import MatchService
+from app.realtime.bus import RESYNC
 from app.realtime.connection import answer_pings, run_jobs
 
 router = APIRouter()
@@ -47,6 +48,9 @@ async def lobby_socket(websocket: WebSocket) -> None:
 
         async def forward_lobby() -> None:
             async for message in lobby_events:
+                if message.get("type") == RESYNC:  # the bus was away: read the seeks again
+                    message = {"type": "seeks",
+                               "seeks": await asyncio.to_thread(_open_seeks, websocket)}
                 if message.get("type") == "seeks":
                     message = {"type": "seeks",
                                "seeks": LobbyService.visible_to(message["seeks"], viewer_id)}
@@ -57,6 +61,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
                 await asyncio.Event().wait()
                 return
             async for message in personal:
-                await websocket.send_json(message)
+                if message.get("type") != RESYNC:  # nothing to read again for one's own events
+                    await websocket.send_json(message)
 
         await run_jobs(websocket, forward_lobby, forward_personal, lambda: answer_pings(websocket))

@@ -29,7 +29,7 @@ from app.match.bots import active_matches_with_bots, bot_levels_by_user, bot_mov
 from app.match.payloads import Known, MatchChange, to_move_of
 from app.match.records import MatchRecord
 from app.match.service import MatchService, Publish
-from app.realtime.bus import LIVE_CHANNEL, EventBus
+from app.realtime.bus import LIVE_CHANNEL, RESYNC, EventBus
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +67,8 @@ class BotRunner:
                 async for message in events:
                     if message.get("type") == "change":  # public: the snapshot is read when needed
                         await self.consider(MatchChange.from_json(message["change"]))
+                    elif message.get("type") == RESYNC:  # changes may have gone unheard
+                        await self.catch_up()
             finally:
                 rescans.cancel()
 

@@ -146,6 +146,16 @@ class MatchFeed:
         assert not isinstance(self.inbox, Receiver)
         return await self.inbox.get()
 
+    async def reloaded(self, latest: Known,
+                       load: Callable[[], Awaitable[MatchRecord]]) -> Known | None:
+        """After the bus was away (``resync``): the match as the database has it, if it moved on
+        while changes could not be heard."""
+        fresh = await load()
+        if fresh.version <= latest.version:
+            return None
+        await self._review(fresh)
+        return fresh
+
     async def newer(self, message: dict[str, Any], latest: Known,
                     load: Callable[[], Awaitable[MatchRecord]]) -> Known | None:
         """The match after ``message`` if it is a change this connection has not shown yet, else

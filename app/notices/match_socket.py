@@ -59,7 +59,7 @@ from app.match.publish import publish_match
 from app.match.records import MatchRecord
 from app.match.service import MatchService
 from app.notices.match_feed import MatchFeed, shared_matches
-from app.realtime.bus import QUEUE_SIZE, Receiver
+from app.realtime.bus import QUEUE_SIZE, RESYNC, Receiver
 from app.realtime.connection import EXPECTED_ENDINGS
 from app.realtime.presence import Connection, Presence
 
@@ -222,10 +222,16 @@ class SocketFeed(Receiver):
             if line is not None:
                 await websocket.send_json(line)
             return
-        if kind not in ("record", "change"):
+        if kind == RESYNC:  # the bus was away: changes may have been missed
+            try:
+                incoming = await feed.reloaded(latest, self.load)
+            except NotFound:
+                return
+        elif kind not in ("record", "change"):
             await websocket.send_json(message)  # presence (batched), clock ticks, …
             return
-        incoming = await feed.newer(message, latest, self.load)
+        else:
+            incoming = await feed.newer(message, latest, self.load)
         if incoming is None:
             return
         self.latest = incoming

@@ -36,7 +36,7 @@ from app.notices.match_feed import MatchFeed, shared_matches
 from app.notices.stream_events import AccountGames, MatchFollower, personal_event
 from app.people.profiles import games_in_play
 from app.protocol.messages import PROTOCOL_VERSION
-from app.realtime.bus import LIVE_CHANNEL
+from app.realtime.bus import LIVE_CHANNEL, RESYNC
 from app.realtime.connection import answer_pings, run_jobs
 
 router = APIRouter(route_class=OneHopRoute, tags=["streams"])
@@ -243,8 +243,9 @@ async def match_events(app: Any, match_id: str, viewer: Identity | None,
                     line = visible_line(message, follower.latest, viewer_id)
                     if line is not None:
                         yield line
-                elif kind in ("record", "change"):
-                    incoming = await feed.newer(message, follower.latest, load)
+                elif kind in ("record", "change", RESYNC):
+                    incoming = await (feed.reloaded(follower.latest, load) if kind == RESYNC
+                                      else feed.newer(message, follower.latest, load))
                     if incoming is None:
                         continue
                     for event in follower.events_for(incoming):

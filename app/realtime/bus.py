@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any, Protocol
 
 QUEUE_SIZE = 64
@@ -84,6 +84,8 @@ class EventBus(Protocol):
 
     def bind_loop(self, loop: asyncio.AbstractEventLoop) -> None: ...
 
+    def on_reconnect(self, listener: Callable[[], None]) -> None: ...
+
     async def aclose(self) -> None: ...
 
 
@@ -138,12 +140,20 @@ class InProcessBus:
         """Remember the server's loop at start-up so publishes before any subscription work."""
         self._loop = loop
 
+    def on_reconnect(self, listener: Callable[[], None]) -> None:
+        """One process's bus is never away: nothing to heal."""
+
     async def aclose(self) -> None:
         """Nothing to release: the queues go with their subscribers."""
 
     def subscriber_count(self) -> int:
         return len(self._queues)
 
+
+RESYNC = "resync"
+"""A message the bus hands its local subscribers, never sent to clients: the connection to the
+other instances was lost and is back, so whatever a subscriber shows may be out of date and should
+be read again."""
 
 LIVE_CHANNEL = "live"
 """Every match change, public part only (:class:`MatchChange`), for the Watch page, the account

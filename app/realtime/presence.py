@@ -251,6 +251,17 @@ class SharedPresence(Presence):
         self._flushed: dict[str, dict[str, Any]] = {}  # match -> our part as last written
         self._gone_users: set[int] = set()
         self._counts: dict[str, int] = {}
+        self._healed_at: float | None = None
+
+    def rewrite(self) -> None:
+        """Redis was away (restarted, perhaps, with every key gone): write this instance's whole
+        presence again, and from now on count nobody absent from before this moment, so no
+        claim, seek expiry or pause is decided from presence the other instances have not yet
+        rewritten."""
+        self._healed_at = _epoch(timesource.now())
+        self._flushed = {}
+        for match_id in list(self._by_match):
+            self._touch(match_id)
 
     # keys
     def _part_key(self, match_id: str) -> str:
@@ -273,6 +284,21 @@ class SharedPresence(Presence):
     @property
     def _counts_key(self) -> str:
         return f"{self.prefix}spectators"
+
+    @property
+    def _born_key(self) -> str:
+        """When this Redis's presence began: stamped by the first instance to find it missing,
+        so every instance knows when a restart wiped the keys (and counts no absence from
+        before it)."""
+        return f"{self.prefix}born"
+
+    async def _born(self) -> float:
+        redis = self.client()
+        async with redis.pipeline(transaction=False) as pipe:
+            pipe.set(self._born_key, _epoch(timesource.now()), nx=True)
+            pipe.get(self._born_key)
+            _created, born = await pipe.execute()
+        return float(born)
 
     def bind_loop(self, loop: asyncio.AbstractEventLoop) -> None:
         super().bind_loop(loop)
@@ -326,6 +352,7 @@ class SharedPresence(Presence):
         redis = self.client()
         now = _epoch(timesource.now())
         async with redis.pipeline(transaction=False) as pipe:
+            pipe.set(self._born_key, now, nx=True)
             if self.register:
                 pipe.zadd(self._instances_key, {self.instance: now})
                 if self._by_user:
@@ -409,8 +436,8 @@ class SharedPresence(Presence):
         key = str(user_id)
         if any(key in part["p"] for part in live):
             return 0.0
-        since = max([left.get(key, _epoch(self._started_at)),
-                     *(beat for beat, part in dead if key in part["p"])])
+        since = max([left.get(key, _epoch(self._started_at)), self._healed_at or 0.0,
+                     await self._born(), *(beat for beat, part in dead if key in part["p"])])
         return max(0.0, _epoch(timesource.now()) - since)
 
     def away_seconds(self, match_id: str, user_id: int) -> float:
@@ -435,12 +462,15 @@ class SharedPresence(Presence):
             return {}
         scores = await self.client().zmscore(self._users_key, [str(u) for u in ids])
         horizon = _epoch(timesource.now()) - self.dead_after
+        healing = max(self._healed_at or 0.0, await self._born()) >= horizon
         out: dict[int, datetime | None] = {}
         for user_id, score in zip(ids, scores, strict=True):
             if self.is_online(user_id):
                 out[user_id] = None
             elif score is not None:
                 out[user_id] = None if score >= horizon else _moment(score)
+            elif healing:  # unknown only because Redis lost it: present until shown otherwise
+                out[user_id] = None
         return out
 
     def spectator_counts(self) -> dict[str, int]:

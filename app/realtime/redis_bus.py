@@ -22,14 +22,15 @@ import asyncio
 import contextlib
 import logging
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import orjson
 import redis.asyncio as aioredis
 from redis.asyncio.connection import BlockingConnectionPool
 
-from app.realtime.bus import Inbox, Sink, deliver, new_inbox, read, wire_form
+from app.kernel.metrics import BUS_RECONNECTS
+from app.realtime.bus import RESYNC, Inbox, Sink, deliver, new_inbox, read, wire_form
 
 PREFIX = "stepwell:"
 COMMAND_CONNECTIONS = 2
@@ -53,6 +54,7 @@ class RedisBus:
         self._client: aioredis.Redis | None = None
         self._pubsub_client: aioredis.Redis | None = None
         self._pubsub: Any = None
+        self._reconnect_listeners: list[Callable[[], None]] = []
 
     # -- lifecycle --------------------------------------------------------------------------------
 
@@ -211,15 +213,21 @@ class RedisBus:
             except Exception:
                 log.warning("Redis pub/sub unreachable; retrying", exc_info=True)
                 await asyncio.sleep(0.5)
+        lost = False
         while True:
             try:
                 item = await self._pubsub.get_message(timeout=1.0)
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.warning("Redis pub/sub connection lost; reconnecting", exc_info=True)
+                if not lost:
+                    log.warning("Redis pub/sub connection lost; reconnecting", exc_info=True)
+                lost = True
                 await asyncio.sleep(0.5)
                 continue
+            if lost:  # the connection answers again (redis-py has re-subscribed every channel)
+                lost = False
+                self._healed()
             if item is None:
                 continue
             kind = item.get("type")
@@ -231,6 +239,24 @@ class RedisBus:
                 confirmed = self._confirmations.pop(key, None)
                 if confirmed is not None and not confirmed.done():
                     confirmed.set_result(None)
+
+    def on_reconnect(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` (on the loop) each time the pub/sub connection comes back."""
+        self._reconnect_listeners.append(listener)
+
+    def _healed(self) -> None:
+        """Whatever was published while Redis was away never reached this process: every local
+        subscriber is told to read its state again, and the listeners (presence) rewrite
+        theirs."""
+        log.warning("Redis pub/sub connection back: resyncing %d channels", len(self._local))
+        BUS_RECONNECTS.inc()
+        for key in list(self._local):
+            self._fan_out(key, {"type": RESYNC})
+        for listener in self._reconnect_listeners:
+            try:
+                listener()
+            except Exception:
+                log.exception("a reconnect listener failed")
 
     def _deliver(self, key: str, data: bytes) -> None:
         if data.startswith(self._origin) or not self._local.get(key):

@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.match.service import Publish
-from app.realtime.bus import LIVE_CHANNEL, EventBus
+from app.realtime.bus import LIVE_CHANNEL, RESYNC, EventBus
 from app.tournaments.scheduler import OVER, advance_all
 
 POLL_SECONDS = 1.0
@@ -28,8 +28,8 @@ async def run_tournaments(session_factory: sessionmaker[Session], publish_record
     async def watch(events: AsyncIterator[dict[str, Any]]) -> None:
         async for message in events:
             change = message.get("change") or message.get("record") or {}
-            if change.get("status") in OVER:  # a public change (or a full record)
-                ended.set()
+            if change.get("status") in OVER or message.get("type") == RESYNC:
+                ended.set()  # a game ended (or may have, unheard while the bus was away)
 
     async with bus.subscribe(LIVE_CHANNEL) as events:
         watcher = asyncio.create_task(watch(events))

@@ -1,5 +1,5 @@
 """A database connection dropped under the server (PostgreSQL restarted, an idle timeout) costs
-at most one 503 ``server_busy`` with ``Retry-After``: never a 500, and the next request works.
+at most one 503 ``database_unavailable`` with ``Retry-After``: never a 500, and the next request works.
 
 The pool does not ping before every checkout (a round trip per request, so one more per move);
 this is what stands in for it."""
@@ -45,7 +45,7 @@ def test_a_dropped_connection_is_a_503_once_then_served(client: TestClient,
         response = client.get(f"/api/v1/matches/{match_id}", headers=alice)
         statuses.append(response.status_code)
         if response.status_code == 503:
-            assert response.json()["code"] == "server_busy"
+            assert response.json()["code"] == "database_unavailable"
             assert response.headers["retry-after"]
     assert 500 not in statuses, statuses
     assert statuses[-1] == 200, statuses

@@ -9,9 +9,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
+from app.db.one_hop import OneHopRoute
 from app.http.doors import PublicDoor
 
-router = APIRouter(include_in_schema=False, dependencies=[PublicDoor])
+router = APIRouter(route_class=OneHopRoute, include_in_schema=False, dependencies=[PublicDoor])
 CHECK_SECONDS = 2.0
 
 

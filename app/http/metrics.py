@@ -15,11 +15,12 @@ from fastapi.responses import Response
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest, multiprocess
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.db.one_hop import OneHopRoute
 from app.http.doors import PublicDoor
 from app.kernel.errors import NotFound
 from app.kernel.metrics import REQUEST_SECONDS, REQUESTS
 
-router = APIRouter(include_in_schema=False, dependencies=[PublicDoor])
+router = APIRouter(route_class=OneHopRoute, include_in_schema=False, dependencies=[PublicDoor])
 
 
 class RequestMetrics:

@@ -14,7 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
 
 from app.accounts.identity_cache import AUTH_CHANNEL, IdentityCache
-from app.analysis import pool as hint_pool
+from app.analysis.pool import HintPool
 from app.db.one_hop import AdmissionLimit, limit_worker_threads
 from app.db.session import make_engine, make_session_factory
 from app.http.docs import install_offline_docs
@@ -79,7 +79,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await jobs_task
         await app.state.presence.aclose()
         await app.state.bus.aclose()
-        hint_pool.shutdown(app)
+        app.state.hint_pool.shutdown()
         engine.dispose()
 
     app = FastAPI(title="Stepwell", version="1.0", description=DESCRIPTION, lifespan=lifespan,
@@ -95,6 +95,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                          lambda message: app.state.bus.publish(AUTH_CHANNEL, message))
     app.state.live_connections = LiveConnections(settings.max_streams_per_token)
     app.state.rate_limiter = RateLimiter(settings)
+    app.state.hint_pool = HintPool()
 
     if settings.redis_url:
         bus = app.state.bus

@@ -20,15 +20,11 @@ ROOT = Path(__file__).resolve().parents[2]
 # then wait to be killed.
 PARENT = textwrap.dedent("""
     import os, sys, time
-    from app.analysis import pool as hint_pool
+    from app.analysis.pool import HintPool
     from app.analysis.jobs import make_pool
     from app.match.bot_runner import BotRunner
 
-    class App:
-        class state:
-            pass
-
-    pools = [make_pool(1), BotRunner(None, None).executor, hint_pool.pool_for(App)]
+    pools = [make_pool(1), BotRunner(None, None).executor, HintPool().executor()]
     print(" ".join(str(p.submit(os.getpid).result(timeout=60)) for p in pools), flush=True)
     time.sleep(600)
 """)

@@ -3,7 +3,7 @@
 FastAPI runs a sync endpoint in a worker thread, then validates its response in another hop.
 The first build kept the request's pooled connection across such hops, so with every thread
 waiting for a connection and every connection waiting for a thread, nothing moved. Here:
-- dependencies are async and never query (app/api/deps.py, app/http/);
+- dependencies are async and never query (app/db/deps.py, app/http/);
 - ``OneHopRoute`` runs each sync endpoint as a coroutine making exactly one thread hop, in
   which it also closes its session(s), so the connection is back in the pool before the
   response is validated (on the event loop) or anything else waits;
@@ -109,7 +109,7 @@ def _closing_async(endpoint: Callable[..., Any]) -> Callable[..., Any]:
 
 class OneHopRoute(APIRoute):
     """The route class of every router: a sync endpoint closes its sessions in its own thread,
-    an async one when it ends (the session dependency itself is a plain value, app/api/deps.py).
+    an async one when it ends (the session dependency itself is a plain value, app/db/deps.py).
 
     Routers are made with ``APIRouter(route_class=OneHopRoute)``; tests/live/test_one_hop.py
     checks that every route of the app is one.

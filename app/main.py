@@ -20,10 +20,10 @@ from app.db.session import make_engine, make_session_factory
 from app.http.docs import install_offline_docs
 from app.http.errors import install_error_handlers
 from app.http.live_connections import LiveConnections
-from app.http.metrics import RequestMetrics
+from app.http.metrics import RequestIds, RequestMetrics
 from app.http.ratelimit import RateLimiter
 from app.jobs.runner import BackgroundJobs
-from app.kernel import heap, i18n
+from app.kernel import heap, i18n, logs
 from app.kernel.settings import PROJECT_ROOT, Settings
 from app.match.warm import WarmMatches
 from app.notices.match_socket import MatchSockets
@@ -56,6 +56,8 @@ Errors are JSON `{code, message}`. Live updates: `WS /api/v1/matches/{id}/ws` (a
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
+    if settings.log_format is not None:
+        logs.configure(settings.log_format)
     engine = make_engine(settings.database_url, settings.db_pool_size)
 
     @asynccontextmanager
@@ -125,6 +127,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     include_routers(app)
     app.add_middleware(AdmissionLimit, limit=settings.max_pending_requests)
     app.add_middleware(RequestMetrics)
+    app.add_middleware(RequestIds)
     # Outermost: match sockets skip the stack, which would live as long as each socket.
     app.add_middleware(MatchSockets, sessions=SessionMiddleware(app, **sessions))
     app.mount("/static", StaticFiles(directory=str(PROJECT_ROOT / "static")), name="static")

@@ -17,6 +17,7 @@ import signal
 from app.db.one_hop import limit_worker_threads
 from app.db.session import make_engine, make_session_factory
 from app.jobs.runner import BackgroundJobs
+from app.kernel import logs
 from app.kernel.settings import Settings
 from app.realtime.bus import EventBus, InProcessBus
 from app.realtime.presence import Presence, SharedPresence
@@ -64,7 +65,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
 
 
 def main() -> None:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logs.configure(Settings().log_format or "text")
     asyncio.run(serve(Settings()))
 
 

@@ -1,4 +1,4 @@
-"""Request metrics for every HTTP answer, and ``GET /metrics`` for Prometheus.
+"""Request metrics and request ids for every HTTP answer, and ``GET /metrics`` for Prometheus.
 
 ``/metrics`` answers only callers on this host or a private network (where Prometheus scrapes
 from); anyone else gets 404, as if it did not exist.
@@ -18,6 +18,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app.db.one_hop import OneHopRoute
 from app.http.doors import PublicDoor
 from app.kernel.errors import NotFound
+from app.kernel.logs import HEADER, current_request_id, request_id_from
 from app.kernel.metrics import REQUEST_SECONDS, REQUESTS
 
 router = APIRouter(route_class=OneHopRoute, include_in_schema=False, dependencies=[PublicDoor])
@@ -78,3 +79,29 @@ def metrics(request: Request) -> Response:
         multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]  # untyped
     data = generate_latest(registry) if registry is not None else generate_latest()
     return Response(data, media_type=CONTENT_TYPE_LATEST)
+
+
+class RequestIds:
+    """Gives every HTTP request and websocket an id (``X-Request-ID``), for the logs."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        sent = dict(scope.get("headers") or []).get(HEADER.encode())
+        request_id = request_id_from(sent.decode("latin-1") if sent else None)
+        token = current_request_id.set(request_id)
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", [])
+                message["headers"] = [*message["headers"], (HEADER.encode(), request_id.encode())]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            current_request_id.reset(token)

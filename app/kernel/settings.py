@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 from pathlib import Path
+from typing import Literal
 
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -27,6 +28,10 @@ def _default_secret_key() -> str:
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="STEPWELL_", extra="ignore")
+
+    log_format: Literal["text", "json"] | None = None
+    """``json``: one JSON object a line with the request's id (production); ``text``: plain
+    lines; unset: leave logging as the server (uvicorn) set it up."""
 
     database_url: str = Field(
         default=f"sqlite:///{DATA_DIR / 'stepwell.db'}",

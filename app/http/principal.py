@@ -109,7 +109,14 @@ def _answerable_from_cache(connection: HTTPConnection, tokens: bool) -> bool:
 async def resolve_principal_async(connection: HTTPConnection, *, tokens: bool = True
                                   ) -> Principal:
     """The caller without blocking the loop: from the cache, or one short worker-thread lookup
-    that opens and closes its own session (so no connection is held across thread hops)."""
+    that opens and closes its own session (so no connection is held across thread hops).
+    Resolved once per request: the rate limit and the door both ask."""
+    resolved: dict[bool, Principal] = connection.state.__dict__.setdefault("principals", {})
+    if tokens in resolved:
+        return resolved[tokens]
     if _answerable_from_cache(connection, tokens):
-        return resolve_principal(connection, tokens=tokens)
-    return await asyncio.to_thread(resolve_principal, connection, tokens=tokens)
+        principal = resolve_principal(connection, tokens=tokens)
+    else:
+        principal = await asyncio.to_thread(resolve_principal, connection, tokens=tokens)
+    resolved[tokens] = principal
+    return principal

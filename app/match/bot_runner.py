@@ -46,6 +46,8 @@ class BotRunner:
         self.publish = publish
         self.executor = executor or spawn_pool(workers)
         self.thinking: set[tuple[str, int]] = set()
+        self.not_bots_turn: set[tuple[str, int]] = set()
+        """(match, ply) a scan found waiting for a person: not read again until the ply moves."""
         self.levels: dict[int, str] = {}  # bot user id -> level; bot users never change level
         self.tasks: set[asyncio.Task[None]] = set()
 
@@ -81,30 +83,44 @@ class BotRunner:
                 log.warning("bot re-scan failed", exc_info=True)
 
     async def catch_up(self) -> None:
-        def load() -> list[MatchRecord]:
+        """Every active match with a bot, in one query; only those whose ply changed since a scan
+        found them waiting for a person (or never seen) are read and considered."""
+        def scan() -> list[tuple[str, int]]:
+            with self.session_factory() as session:
+                return active_matches_with_bots(session)
+
+        def load(match_ids: list[str]) -> list[MatchRecord]:
             with self.session_factory() as session:
                 service = MatchService(session)
-                return [service.get(match_id) for match_id in active_matches_with_bots(session)]
+                return [service.get(match_id) for match_id in match_ids]
 
-        for record in await asyncio.to_thread(load):
-            await self.consider(record)
+        active = await asyncio.to_thread(scan)
+        self.not_bots_turn &= set(active)  # forget finished matches and past plies
+        unsettled = [match_id for match_id, ply in active
+                     if (match_id, ply) not in self.not_bots_turn
+                     and (match_id, ply) not in self.thinking]
+        for record in await asyncio.to_thread(load, unsettled):
+            if not await self.consider(record) and (record.id, record.ply) not in self.thinking:
+                self.not_bots_turn.add((record.id, record.ply))
 
-    async def consider(self, record: Known) -> None:
+    async def consider(self, record: Known) -> bool:
+        """Start thinking if a bot is to move (True), or say it is not (False)."""
         if record.status != "active" or not any(s.kind == "bot" for s in record.seats):
-            return
+            return False
         to_move = to_move_of(record)
         if to_move is None or to_move in record.eliminated:
-            return
+            return False
         seat = record.seats[to_move]
         if seat.kind != "bot" or seat.user_id is None or (record.id, record.ply) in self.thinking:
-            return
+            return False
         level = await self._level_of(seat.user_id)
         if level is None:
-            return
+            return False
         self.thinking.add((record.id, record.ply))
         task = asyncio.create_task(self._think(record, to_move, seat.user_id, level))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+        return True
 
     def _load(self, match_id: str) -> MatchRecord:
         with self.session_factory() as session:

@@ -93,11 +93,14 @@ def bot_move(game_id: str, snapshot: dict[str, Any], seat: int, level: str, seed
     return choose_move(state, seat, level, seed)
 
 
-def active_matches_with_bots(session: Session) -> list[str]:
+def active_matches_with_bots(session: Session) -> list[tuple[str, int]]:
+    """(id, ply) of every active match with a bot seated: one query, for the bot runner's scans."""
     bots = select(User.id).where(User.kind == "bot")
-    return list(session.scalars(
-        select(Match.id).join(MatchPlayer).where(Match.status == "active",
-                                                 MatchPlayer.user_id.in_(bots)).distinct()))
+    rows = session.execute(
+        select(Match.id, Match.ply).join(MatchPlayer).where(Match.status == "active",
+                                                            MatchPlayer.user_id.in_(bots))
+        .distinct())
+    return [(match_id, ply) for match_id, ply in rows]
 
 
 def find_user_id(session: Session, name: str) -> int:

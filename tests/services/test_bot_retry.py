@@ -8,6 +8,7 @@ import time
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from app.db.session import make_engine, make_session_factory
@@ -69,6 +70,33 @@ def test_a_failed_bot_move_is_played_on_the_next_scan(database_url: str) -> None
     try:
         assert asyncio.run(scenario()) == 1, "the bot never moved after its first attempt failed"
         assert executor.calls == 2
+    finally:
+        runner.shutdown()
+        engine.dispose()
+
+
+def test_a_scan_reads_a_match_waiting_for_a_person_once_per_ply(
+        database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    settings = Settings(database_url=database_url, secret_key="k", bots_enabled=False)
+    with TestClient(create_app(settings)) as client:
+        human = make_guest(client, "Human")
+        match = client.post("/api/v1/matches", json={"game": "sight", "seat": 0, "bot": "easy"},
+                            headers=human).json()
+    assert match["to_move"] == 0  # the person's turn
+    engine = make_engine(database_url, 2)
+    runner = BotRunner(make_session_factory(engine), lambda record: None, executor=FailsFirst())
+    reads: list[str] = []
+    original = MatchService.get
+
+    def counted(self: MatchService, match_id: str) -> Any:
+        reads.append(match_id)
+        return original(self, match_id)
+
+    monkeypatch.setattr(MatchService, "get", counted)
+    try:
+        for _ in range(3):
+            asyncio.run(runner.catch_up())
+        assert reads == [match["id"]]  # read by the first scan only: its ply has not moved
     finally:
         runner.shutdown()
         engine.dispose()

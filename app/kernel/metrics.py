@@ -26,3 +26,18 @@ DATABASE_UNAVAILABLE = Counter("stepwell_database_unavailable",
                                "Requests answered 503 because the database could not answer.")
 BUS_RECONNECTS = Counter("stepwell_bus_reconnects",
                          "Times this process's Redis pub/sub connection came back after a loss.")
+POOL_WORKERS = Gauge("stepwell_process_pool_workers",
+                     "Worker processes of the bot, analysis and hint pools, by pool.",
+                     ["pool"], multiprocess_mode="livesum")
+POOL_BUSY = Gauge("stepwell_process_pool_busy", "Pool workers running a job now, by pool.",
+                  ["pool"], multiprocess_mode="livesum")
+POOL_QUEUED = Gauge("stepwell_process_pool_queued",
+                    "Jobs waiting for a free pool worker, by pool (bot moves, analysed positions).",
+                    ["pool"], multiprocess_mode="livesum")
+JOB_STARTS = Counter("stepwell_job_starts", "Background jobs started (on taking the lead, or again "
+                     "after a crash), by job.", ["job"])
+JOB_FAILURES = Counter("stepwell_job_failures",
+                       "Background jobs that crashed and were started again, by job.", ["job"])
+LEADING = Gauge("stepwell_jobs_leader",
+                "1 in the process that leads the background jobs (summed: how many lead).",
+                multiprocess_mode="livesum")

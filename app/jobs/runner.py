@@ -38,6 +38,8 @@ from app.tournaments.jobs import run_tournaments
 log = logging.getLogger(__name__)
 SWEEP_SECONDS = 1.0
 RESTART_SECONDS = 1.0
+POOL_CHECK_SECONDS = 1.0
+"""How often the bot job looks whether a process of its pool died."""
 """How long a crashed job waits before it starts again (the database or Redis may be away)."""
 Job = Callable[[], Coroutine[Any, Any, None]]
 
@@ -61,6 +63,7 @@ class BackgroundJobs:
         self.analysis: AnalysisRunner | None = None
         self.bot_pool: ProcessPoolExecutor | None = None
         """The warm bot pool, kept across terms (None: a pool per term)."""
+        self._warming: asyncio.Task[None] | None = None
         self.leader: RedisLeader | SoleLeader
         if isinstance(bus, RedisBus):  # several processes: one leader among them
             self.leader = RedisLeader(lambda: bus.command_client,
@@ -69,7 +72,10 @@ class BackgroundJobs:
         else:
             self.leader = SoleLeader()
         if warm_bots and settings.bots_enabled:
-            self.bot_pool = spawn_pool(settings.bot_workers, warm_bot_process, name="bots")
+            self.bot_pool = self._spawn_bot_pool()
+
+    def _spawn_bot_pool(self) -> ProcessPoolExecutor:
+        return spawn_pool(self.settings.bot_workers, warm_bot_process, name="bots")
 
     async def warm_up(self) -> None:
         """Start every process of the warm bot pool and wait until each has run its initializer
@@ -136,19 +142,34 @@ class BackgroundJobs:
             await asyncio.sleep(RESTART_SECONDS)
 
     async def _run_bots(self) -> None:
+        """The bot runner, on the warm pool or a pool of this term. A pool whose process died
+        (the OOM killer, a crash) refuses every later job: the runner then stops, the pool is
+        replaced and the supervisor starts the runner again, so the bots do not stay silent."""
         shared = isinstance(self.leader, RedisLeader)
         executor = self.bot_pool or spawn_pool(self.settings.bot_workers, name="bots")
         bots = self.bots = BotRunner(self.session_factory, self.publish_record,
                                      self.settings.bot_workers, executor=executor,
                                      count=self._count_bot_move if shared else None)
+        running = asyncio.create_task(bots.run(self.bus))
         try:
-            await bots.run(self.bus)
+            while not running.done():
+                await asyncio.wait({running}, timeout=POOL_CHECK_SECONDS)
+                if getattr(executor, "_broken", False):
+                    raise RuntimeError("a bot process died; the pool is replaced")
+            await running
         finally:
+            running.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await running
             if self.bot_pool is None:
                 bots.shutdown()
             else:  # the warm pool outlives the term; a move under way ends unheard
                 for task in bots.tasks:
                     task.cancel()
+                if getattr(self.bot_pool, "_broken", False):
+                    await asyncio.to_thread(stop_pool, self.bot_pool)
+                    self.bot_pool = self._spawn_bot_pool()
+                    self._warming = asyncio.create_task(self.warm_up())
 
     async def _run_analysis(self) -> None:
         analysis = self.analysis = AnalysisRunner(self.session_factory, self.bus,
@@ -169,13 +190,14 @@ class BackgroundJobs:
     async def run(self) -> None:
         """Lead when possible, forever (cancel to stop; the lock is released and the warm pool
         stopped)."""
-        warming = asyncio.create_task(self.warm_up())
+        self._warming = asyncio.create_task(self.warm_up())
         try:
             await self.leader.lead(self._start)
         finally:
-            warming.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await warming
+            if self._warming is not None:
+                self._warming.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await self._warming
             if self.bot_pool is not None:
                 await asyncio.to_thread(stop_pool, self.bot_pool)
                 self.bot_pool = None

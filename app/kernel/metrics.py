@@ -41,6 +41,10 @@ JOB_STARTS = Counter("stepwell_job_starts", "Background jobs started (on taking 
                      "after a crash), by job.", ["job"])
 JOB_FAILURES = Counter("stepwell_job_failures",
                        "Background jobs that crashed and were started again, by job.", ["job"])
+JOB_PASSES = Counter("stepwell_job_passes",
+                     "Passes of the periodic background jobs (clocks, quick_play, seek_expiry, "
+                     "tournaments), by job and outcome (done, failed: retried next pass).",
+                     ["job", "outcome"])
 LEADING = Gauge("stepwell_jobs_leader",
                 "1 in the process that leads the background jobs (summed: how many lead).",
                 multiprocess_mode="livesum")

@@ -131,11 +131,13 @@ def test_the_leader_gauge_and_job_starts_follow_leadership(tmp_path: Path) -> No
     jobs = _jobs(tmp_path)
     clocks = sample("stepwell_job_starts_total", job="clocks")
     leading = sample("stepwell_jobs_leader")
+    passes = sample("stepwell_job_passes_total", job="clocks", outcome="done")
 
     async def lead_then_stop() -> float:
         task = asyncio.create_task(jobs.run())
-        for _ in range(500):
-            if sample("stepwell_jobs_leader") == leading + 1:
+        for _ in range(1000):
+            if sample("stepwell_jobs_leader") == leading + 1 and sample(
+                    "stepwell_job_passes_total", job="clocks", outcome="done") > passes:
                 break
             await asyncio.sleep(0.01)
         seen = sample("stepwell_jobs_leader")
@@ -147,6 +149,28 @@ def test_the_leader_gauge_and_job_starts_follow_leadership(tmp_path: Path) -> No
     assert asyncio.run(lead_then_stop()) == leading + 1
     assert sample("stepwell_jobs_leader") == leading
     assert sample("stepwell_job_starts_total", job="clocks") == clocks + 1
+    assert sample("stepwell_job_passes_total", job="clocks", outcome="done") > passes
+
+
+def test_a_failed_pass_of_a_periodic_job_is_counted() -> None:
+    from app.match.clock_keeper import keep_clocks
+
+    def database_away() -> object:
+        raise ConnectionError("the database is away")
+
+    failed = sample("stepwell_job_passes_total", job="clocks", outcome="failed")
+
+    async def two_failed_passes() -> None:
+        task = asyncio.create_task(keep_clocks(database_away, lambda record: None,  # type: ignore[arg-type]
+                                               poll_seconds=0.01))
+        for _ in range(1000):
+            if sample("stepwell_job_passes_total", job="clocks", outcome="failed") >= failed + 2:
+                break
+            await asyncio.sleep(0.01)
+        task.cancel()
+
+    asyncio.run(two_failed_passes())
+    assert sample("stepwell_job_passes_total", job="clocks", outcome="failed") >= failed + 2
 
 
 def test_the_notifications_counter_is_shown_by_kind_and_outcome(client: TestClient) -> None:

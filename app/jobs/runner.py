@@ -38,9 +38,9 @@ from app.tournaments.jobs import run_tournaments
 log = logging.getLogger(__name__)
 SWEEP_SECONDS = 1.0
 RESTART_SECONDS = 1.0
+"""How long a crashed job waits before it starts again (the database or Redis may be away)."""
 POOL_CHECK_SECONDS = 1.0
 """How often the bot job looks whether a process of its pool died."""
-"""How long a crashed job waits before it starts again (the database or Redis may be away)."""
 Job = Callable[[], Coroutine[Any, Any, None]]
 
 
@@ -83,8 +83,11 @@ class BackgroundJobs:
         if self.bot_pool is None:
             return
         loop = asyncio.get_running_loop()
-        await asyncio.gather(*(loop.run_in_executor(self.bot_pool, process_id)
-                               for _ in range(max(1, self.settings.bot_workers))))
+        try:
+            await asyncio.gather(*(loop.run_in_executor(self.bot_pool, process_id)
+                                   for _ in range(max(1, self.settings.bot_workers))))
+        except Exception:  # a process died while starting: the bot job replaces the pool
+            log.warning("warming the bot pool failed", exc_info=True)
 
     def publish_record(self, record: MatchRecord) -> None:
         publish_match(self.bus, record)

@@ -95,7 +95,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                      else InProcessBus())
     app.state.identities = IdentityCache(app.state.session_factory,
                                          lambda message: app.state.bus.publish(AUTH_CHANNEL, message))
-    app.state.live_connections = LiveConnections(settings.max_streams_per_token)
+    app.state.live_connections = LiveConnections(settings.max_streams_per_token,
+                                                 app.state.identities.still_valid)
     app.state.rate_limiter = RateLimiter(settings)
     app.state.hint_pool = HintPool()
 

@@ -64,16 +64,20 @@ def assert_logs_replay(database: Database, match_ids: list[str]) -> int:
 
 
 def assert_acks_stored_once(database: Database, driver: Driver) -> None:
-    """Each move the server acknowledged is the stored move at the ply it acknowledged, and no
+    """Each move the server acknowledged is the stored move of the ply it was sent for, and no
     ply was acknowledged twice."""
     acked = Counter((ack.match_id, ack.ply) for ack in driver.acks)
     twice = [key for key, count in acked.items() if count > 1]
     assert not twice, f"plies acknowledged twice: {twice}"
+    early = [ack for ack in driver.acks if ack.answered < ack.ply]
+    assert not early, f"acknowledged at a ply before the move's own: {early[:5]}"
     stored = {(row.match_id, row.ply): row.move for row in database.rows(
         "select match_id, ply, move from moves where match_id = any(:ids)",
         ids=list({ack.match_id for ack in driver.acks}))}
-    lost = [ack for ack in driver.acks if stored.get((ack.match_id, ack.ply)) != ack.move]
-    assert not lost, f"acknowledged but not stored as acknowledged: {lost[:5]} ({len(lost)})"
+    lost = [(ack, stored.get((ack.match_id, ack.ply))) for ack in driver.acks
+            if stored.get((ack.match_id, ack.ply)) != ack.move]
+    assert not lost, ("acknowledged but not stored as acknowledged (ack, stored move at its "
+                      f"ply): {lost[:5]} ({len(lost)} of {len(driver.acks)})")
 
 
 def assert_no_move_lost_or_doubled(database: Database, driver: Driver) -> int:

@@ -38,12 +38,14 @@ ACK_SECONDS = 8.0
 
 @dataclass(frozen=True)
 class Ack:
-    """A move the server said it played: the match, the ply it made and the move sent."""
+    """A move the server said it played: the match, the ply the move made, the move sent, and
+    the match's ply in the answer (later when forced passes followed the move)."""
 
     match_id: str
     ply: int
     move: str
     via: str
+    answered: int
 
 
 @dataclass(frozen=True)
@@ -215,7 +217,7 @@ class Player:
         if feed.socket is not None:
             answer = await feed.request({"type": "move", "move": move, "ply": ply})
             if answer["type"] == "ack":
-                driver.acks.append(Ack(self.match_id, answer["ply"], move, "socket"))
+                driver.acks.append(Ack(self.match_id, ply + 1, move, "socket", answer["ply"]))
                 await self._reached(answer["ply"])
                 return
             if answer["code"] not in ("closed", "no_answer"):
@@ -228,7 +230,7 @@ class Player:
             await asyncio.sleep(1)
         elif response.status_code == 200:
             body = response.json()
-            driver.acks.append(Ack(self.match_id, body["ply"], move, "rest"))
+            driver.acks.append(Ack(self.match_id, ply + 1, move, "rest", body["ply"]))
             feed.take(body)
         else:  # recorded by rest()
             await self._after_error(response.headers.get("retry-after"))

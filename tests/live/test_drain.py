@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import random
 import signal
+import subprocess
+import sys
 import threading
 import uuid
 from collections.abc import Callable, Iterator
@@ -25,7 +28,7 @@ from websockets.sync.client import ClientConnection
 
 from app.http.live_connections import CLOSE_RESTART
 from games import registry
-from tests import servers
+from tests import databases, servers
 from tests.live.server import WAIT_SECONDS, live_process, wait_for
 from tests.realtime.cluster import guest, open_socket, receive_until
 
@@ -336,3 +339,33 @@ def _assert_log_replays(database_url: str, match_id: str, acked: list[tuple[int,
     snapshot = match.snapshot if isinstance(match.snapshot, dict) else json.loads(match.snapshot)
     assert replay.to_json() == snapshot
 
+
+
+def test_a_worker_stopped_with_sigterm_hands_the_jobs_over_at_once(
+        redis_prefix: tuple[str, str], tmp_path: Path) -> None:
+    """The lease is a minute: the stand-by leads well before it could have expired."""
+    url, prefix = redis_prefix
+    env = {**os.environ, "STEPWELL_DATABASE_URL": databases.sqlite_database(tmp_path / "w.db"),
+           "STEPWELL_SECRET_KEY": "live-tests", "STEPWELL_REDIS_URL": url,
+           "STEPWELL_REDIS_PREFIX": prefix, "STEPWELL_LEADER_TTL_SECONDS": "60",
+           "STEPWELL_ANALYSIS_WORKERS": "0"}
+    client = redis.Redis.from_url(url)
+    key = f"{prefix}jobs:leader"
+    workers: list[subprocess.Popen[bytes]] = []
+    try:
+        for n in range(2):
+            with (tmp_path / f"worker-{n}.log").open("w") as log:
+                workers.append(subprocess.Popen([sys.executable, "-m", "app.worker"], env=env,
+                                                stdout=log, stderr=subprocess.STDOUT))
+            if n == 0:
+                first_token = wait_for(lambda: client.get(key))
+        first, stand_by = workers
+        first.send_signal(signal.SIGTERM)
+        assert first.wait(timeout=WAIT_SECONDS) == 0
+        taken = wait_for(lambda: (token := client.get(key)) not in (None, first_token) and token)
+        assert stand_by.poll() is None and taken != first_token
+    finally:
+        for worker in workers:
+            worker.kill()
+            worker.wait()
+        client.close()

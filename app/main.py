@@ -18,6 +18,7 @@ from app.analysis.pool import HintPool
 from app.db.one_hop import AdmissionLimit, limit_worker_threads
 from app.db.session import make_engine, make_session_factory
 from app.http.docs import install_offline_docs
+from app.http.drain import Drain
 from app.http.errors import install_error_handlers
 from app.http.live_connections import LiveConnections
 from app.http.metrics import RequestIds, RequestMetrics
@@ -73,7 +74,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                             app.state.presence)
             jobs_task = asyncio.create_task(app.state.jobs.run())
         heap.install()  # the collector walks what requests make, not the app (app/kernel/heap.py)
+        app.state.drain.install(loop)  # SIGTERM: drain first, then uvicorn's shutdown
         yield
+        app.state.drain.uninstall()
         identity_changes.cancel()
         if jobs_task is not None:
             jobs_task.cancel()
@@ -96,6 +99,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.identities = IdentityCache(app.state.session_factory,
                                          lambda message: app.state.bus.publish(AUTH_CHANNEL, message))
     app.state.live_connections = LiveConnections(settings.max_streams_per_token)
+    app.state.drain = Drain(app.state.live_connections, settings.drain_grace_seconds,
+                            settings.drain_timeout_seconds)
     app.state.rate_limiter = RateLimiter(settings)
     app.state.hint_pool = HintPool()
 

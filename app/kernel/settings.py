@@ -125,3 +125,10 @@ class Settings(BaseSettings):
     """Lifetime of the jobs' leader lock: a killed leader is replaced within this time."""
     presence_heartbeat_seconds: float = 1.0
     """How often an instance tells Redis it is alive (taken for dead after 5 beats + 5 s)."""
+    drain_grace_seconds: float = 2.0
+    """After SIGTERM, how long a web instance answers ``/readyz`` 503 ``draining`` while still
+    serving everything, so a load balancer or orchestrator stops sending it new clients before
+    its sockets are told to reconnect elsewhere."""
+    drain_timeout_seconds: float = 10.0
+    """After the grace period, the longest wait for socket moves in flight to be acknowledged and
+    for the sockets to close; then uvicorn's own shutdown closes whatever is left."""

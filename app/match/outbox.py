@@ -15,8 +15,9 @@ The design, a transactional outbox whose entries live on the match row itself:
   interval. A publish that Redis refused is never noted, so it stays in the outbox.
 - **The relay** (:class:`Relay`) reads the outbox through a partial index that holds only the
   matches still to announce (``ix_matches_unannounced``), and announces again a match whose
-  ``announced_version`` has not moved for ``GRACE_SECONDS`` while a change waited: its publisher
-  died (kill -9) or lost its bus. Ages are measured by the relay's own monotonic clock between
+  ``announced_version`` has not moved for ``GRACE_SECONDS`` while a change waited, and that
+  has not changed since its previous scan (a change that young is its own publisher's to
+  announce): its publisher died (kill -9) or lost its bus. Ages are measured by the relay's own monotonic clock between
   its scans, never from timestamps written by other machines (no clock skew, and ``updated_at``
   is not bumped by every change). The worker's leader runs it every ``RELAY_SECONDS``
   (``relay_unannounced``), and each web instance runs it once as it starts (``relay_at_start``).
@@ -133,11 +134,13 @@ class Announced:
 
 @dataclass(slots=True)
 class _Waiting:
-    """A match the relay found with a change to announce: its announced version then, and
-    since when (the relay's monotonic clock) that note has not moved."""
+    """A match the relay found with a change to announce: its announced version then, since
+    when (the relay's monotonic clock) that note has not moved, and its version at the last
+    scan."""
 
     announced: int
     since: float
+    version: int
 
 
 class Relay:
@@ -164,9 +167,10 @@ class Relay:
         for match_id, version, announced in rows:
             known = self._waiting.get(match_id)
             if known is None or known.announced != announced:
-                known = _Waiting(announced, moment)  # new, or its publisher noted something
-            elif moment - known.since >= self.grace_seconds:
+                known = _Waiting(announced, moment, version)  # new, or a publisher noted one
+            elif moment - known.since >= self.grace_seconds and known.version == version:
                 due.append((match_id, version))
+            known.version = version  # a change since the last scan is its publisher's, for now
             waiting[match_id] = known
         self._waiting = waiting
         OUTBOX_UNANNOUNCED.set(len(rows))

@@ -15,11 +15,11 @@ The design, a transactional outbox whose entries live on the match row itself:
   interval. A publish that Redis refused is never noted, so it stays in the outbox.
 - **The relay** (:class:`Relay`) reads the outbox through a partial index that holds only the
   matches still to announce (``ix_matches_unannounced``), and announces again a match whose
-  ``announced_version`` has not moved for ``GRACE_SECONDS`` while a change waited, and that
-  has not changed since its previous scan (a change that young is its own publisher's to
-  announce): its publisher died (kill -9) or lost its bus. Ages are measured by the relay's own monotonic clock between
-  its scans, never from timestamps written by other machines (no clock skew, and ``updated_at``
-  is not bumped by every change). The worker's leader runs it every ``RELAY_SECONDS``
+  ``announced_version`` has not moved for ``GRACE_SECONDS`` while a change waited, and whose
+  version has not moved since its previous scan (a younger change is its own publisher's to
+  announce): its publisher died (kill -9) or lost its bus. Ages are measured by the relay's own
+  monotonic clock between its scans, never from timestamps written by other machines (no clock
+  skew, and ``updated_at`` is not bumped by every change). The worker's leader runs it every ``RELAY_SECONDS``
   (``relay_unannounced``), and each web instance runs it once as it starts (``relay_at_start``).
   It announces the match as the database holds it now, through the same publisher (so its
   announcement is noted like any other), and only if nothing newer was committed since its scan.

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from prometheus_client import REGISTRY
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -216,3 +217,24 @@ def test_a_bot_thinks_once_however_often_its_turn_is_announced(database_url: str
     finally:
         runner.shutdown()
         engine.dispose()
+
+
+def _metric(name: str) -> float:
+    return REGISTRY.get_sample_value(name) or 0.0
+
+
+def test_the_relay_reports_the_outbox_lag_in_metrics(table: Table) -> None:
+    relayed_before = _metric("stepwell_outbox_relayed_total")
+    table.play(table.alice, _lost)
+    announced = Announced(table.factory)
+    relay = Relay(table.factory, MatchPublisher(Wire(), announced), grace_seconds=GRACE)
+    relay.scan()
+    assert _metric("stepwell_outbox_unannounced") == 1
+    time.sleep(GRACE * 1.2)
+    relay.scan()  # announces it again
+    assert _metric("stepwell_outbox_oldest_seconds") >= GRACE
+    assert _metric("stepwell_outbox_relayed_total") == relayed_before + 1
+    announced.flush()
+    relay.scan()
+    assert _metric("stepwell_outbox_unannounced") == 0
+    assert _metric("stepwell_outbox_oldest_seconds") == 0

@@ -20,7 +20,8 @@ from app.lobby.quick_play import pair_quick_play
 from app.lobby.seek_expiry import expire_absent_seekers
 from app.match.bot_runner import BotRunner
 from app.match.clock_keeper import keep_clocks
-from app.match.publish import publish_match
+from app.match.outbox import Relay, relay_unannounced
+from app.match.publish import MatchPublisher
 from app.match.records import MatchRecord
 from app.realtime.bus import EventBus
 from app.realtime.presence import Presence, SharedPresence
@@ -38,11 +39,12 @@ def bot_count_key(prefix: str, match_id: str) -> str:
 
 class BackgroundJobs:
     def __init__(self, settings: Settings, session_factory: sessionmaker[Session],
-                 bus: EventBus, presence: Presence) -> None:
+                 bus: EventBus, presence: Presence, publisher: MatchPublisher) -> None:
         self.settings = settings
         self.session_factory = session_factory
         self.bus = bus
         self.presence = presence
+        self.publisher = publisher
         self.bots: BotRunner | None = None
         self.analysis: AnalysisRunner | None = None
         self.leader: RedisLeader | SoleLeader
@@ -54,7 +56,7 @@ class BackgroundJobs:
             self.leader = SoleLeader()
 
     def publish_record(self, record: MatchRecord) -> None:
-        publish_match(self.bus, record)
+        self.publisher(record)
 
     async def _count_bot_move(self, match_id: str, ply: int) -> None:
         assert isinstance(self.bus, RedisBus)  # counted only when the jobs are shared
@@ -71,6 +73,7 @@ class BackgroundJobs:
             pair_quick_play(self.session_factory, self.publish_record, self.bus.publish),
             expire_absent_seekers(self.session_factory, self.presence, self.bus.publish),
             run_tournaments(self.session_factory, self.publish_record, self.bus),
+            relay_unannounced(Relay(self.session_factory, self.publisher)),
         ]
         if isinstance(self.presence, SharedPresence):
             jobs.append(self._sweep_presence_forever(self.presence))

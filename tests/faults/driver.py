@@ -2,8 +2,8 @@
 static/js/moves.js, static/js/match.js), through nginx, recording what they are told.
 
 - Each socket reconnects after any close with the browser's backoff (0.5 s doubling, half of it
-  random) and asks for ``sync`` after a reconnection; a ``state`` more than one ply ahead makes
-  the page read the match again (GET).
+  random; after a 1012 close, 0.2–1.5 s) and asks for ``sync`` after a reconnection; a
+  ``state`` more than one ply ahead makes the page read the match again (GET).
 - A move goes over the socket when it is open and waits 8 s for its ``ack``; a socket that closed
   or stayed silent falls back to REST with the same move and ply, as ``sendMove`` does. An error
   is shown to the player (recorded), and after ``stale_ply`` the page reads the match again.
@@ -32,6 +32,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 REALTIME = {"kind": "realtime", "minutes": 30, "increment": 0}
+RESTARTING = 1012
+"""The close code of an instance going away for a restart (docs/api.md)."""
 ACK_SECONDS = 8.0
 """How long the browser waits for a socket ack before it falls back to REST."""
 
@@ -78,6 +80,7 @@ class Feed:
         self.socket: ClientConnection | None = None
         self.opens = 0
         self.closes: Counter[int | None] = Counter()
+        self.closes_last: int | None = None
         self.down_since: float | None = time.monotonic()
         self.done = False
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
@@ -112,11 +115,14 @@ class Feed:
                         await socket.send(json.dumps({"type": "sync", "ply": self.ply}))
                     async for text in socket:
                         await self._received(json.loads(text))
+                    self.closes_last = socket.close_code
                     self.closes[socket.close_code] += 1
             except InvalidStatus as refused:
+                self.closes_last = None
                 self.driver.handshakes[refused.response.status_code] += 1
             except (OSError, ConnectionClosed, TimeoutError) as lost:
                 code = getattr(getattr(lost, "rcvd", None), "code", None)
+                self.closes_last = code
                 self.closes[code] += 1
             finally:
                 if self.socket is not None:
@@ -128,6 +134,9 @@ class Feed:
                 self._waiting.clear()
             if self.done or self.driver.stopping:
                 return
+            if self.closes_last == RESTARTING:  # the browser's quick, spread reconnection
+                await asyncio.sleep(self.driver.rng.uniform(0.2, 1.5))
+                continue
             await asyncio.sleep(_backoff(attempt, self.driver.rng))
             attempt += 1
 

@@ -4,7 +4,7 @@ killed instance stays dead (counted from the kill) or is restarted by its superv
 from its return): the opponent may move, the spectator sees it. Nothing acknowledged is lost
 or doubled, and every page is current.
 
-The instance talks to Redis through a relay the test holds (tests/faults/topology.py:
+Instance 0 talks to Redis through a relay the test holds (tests/faults/topology.py:
 RedisProxy), so what it publishes after the commit is still in the relay when it dies, and is
 thrown away. Needs the transactional outbox: the event written in the move's transaction and
 relayed again by whoever takes over."""
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -34,20 +33,6 @@ from tests.faults.topology import CLAIM_AFTER_SECONDS, RedisProxy, Topology
 from tests.realtime.cluster import guest, open_socket, receive_until
 
 pytestmark = pytest.mark.faults
-
-
-@pytest.fixture
-def held(deployed: Topology) -> Iterator[RedisProxy]:
-    """Web instance 0 reaches Redis through a relay the test may hold; afterwards it is
-    restarted as usual."""
-    proxy = RedisProxy(deployed.redis.port)
-    deployed.restart_web(0, STEPWELL_REDIS_URL=proxy.url)
-    try:
-        yield proxy
-    finally:
-        proxy.release()
-        deployed.restart_web(0)
-        proxy.close()
 
 
 def _at_least(ply: int) -> Any:
@@ -112,13 +97,13 @@ def _killed_after_commit(deployed: Topology, proxy: RedisProxy, via: str,
 
 
 def test_a_move_committed_by_an_instance_killed_before_publishing_is_announced(
-        deployed: Topology, held: RedisProxy, database: Database) -> None:
+        deployed: Topology, database: Database) -> None:
     driver = Driver(deployed.base)
     driver.start()
     try:
         time.sleep(1)
         for via, restart_first in (("rest", False), ("socket", True)):
-            _killed_after_commit(deployed, held, via, restart_first)
+            _killed_after_commit(deployed, deployed.relay, via, restart_first)
             took = wait_until_current(database, driver)
         wait_until_every_match_moves_on(database, driver)
     finally:

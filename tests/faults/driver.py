@@ -395,6 +395,8 @@ class Driver:
             match = await self._until_ok("POST", "/api/v1/matches", light, where="create",
                                          json={"game": "stairs", "seat": 0,
                                                "time_control": REALTIME}, wanted=201)
+            # a real-time game, so that a refused claim means "your opponent is here"
+            assert (match.get("time_control") or {}).get("kind") == "realtime", match
             await self._until_ok("POST", f"/api/v1/matches/{match['id']}/join", dark,
                                  where="join")
             self.matches.append(match["id"])

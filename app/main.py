@@ -23,6 +23,7 @@ from app.http.errors import install_error_handlers
 from app.http.live_connections import LiveConnections
 from app.http.metrics import RequestIds, RequestMetrics
 from app.http.ratelimit import RateLimiter
+from app.http.rebalance import Rebalancer
 from app.jobs.runner import BackgroundJobs
 from app.kernel import heap, i18n, logs
 from app.kernel.settings import PROJECT_ROOT, Settings
@@ -80,8 +81,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             jobs_task = asyncio.create_task(app.state.jobs.run())
         heap.install()  # the collector walks what requests make, not the app (app/kernel/heap.py)
         app.state.drain.install(loop)  # SIGTERM: drain first, then uvicorn's shutdown
+        rebalancing = None
+        if app.state.rebalancer is not None:
+            rebalancing = asyncio.create_task(app.state.rebalancer.run())
         yield
         app.state.drain.uninstall()
+        if rebalancing is not None:
+            rebalancing.cancel()
+            await app.state.rebalancer.aclose()
         identity_changes.cancel()
         if jobs_task is not None:
             jobs_task.cancel()
@@ -121,8 +128,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             settings.seek_grace_seconds, bus.publish, lambda: bus.command_client,
             settings.redis_prefix, bus.instance, settings.presence_heartbeat_seconds)
         bus.on_reconnect(app.state.presence.rewrite)
+        app.state.rebalancer = (
+            Rebalancer(app.state.live_connections, lambda: bus.command_client,
+                       settings.redis_prefix, bus.instance, settings.rebalance_seconds,
+                       settings.rebalance_min_excess)
+            if settings.rebalance_seconds > 0 else None)
     else:
         app.state.presence = Presence(settings.seek_grace_seconds, app.state.bus.publish)
+        app.state.rebalancer = None
     app.state.jobs = None
 
     async def apply_identity_changes() -> None:

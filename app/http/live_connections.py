@@ -20,6 +20,7 @@ spreading N instances, a token may hold up to N times as many.
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -164,6 +165,22 @@ class LiveConnections:
     def open_count(self) -> int:
         """Connections open on this instance, anonymous ones included."""
         return len(self._open)
+
+    def shed(self, count: int) -> int:
+        """End up to ``count`` connections chosen at random among those with no move in flight,
+        for a restart (their clients reconnect, through the load balancer, perhaps elsewhere);
+        returns how many."""
+        if count <= 0 or self.closing:
+            return 0
+        idle = [live for live in self._open if live.ended is None and not live.moving]
+        chosen = random.sample(idle, min(count, len(idle)))
+        for live in chosen:
+            live.ended = RESTART
+            if live.timer is not None:
+                live.timer.cancel()
+                live.timer = None
+            live.end(RESTART)
+        return len(chosen)
 
     async def drain(self, timeout: float) -> int:
         """End every open connection for a restart and wait (at most ``timeout`` seconds) until

@@ -132,3 +132,9 @@ class Settings(BaseSettings):
     drain_timeout_seconds: float = 10.0
     """After the grace period, the longest wait for socket moves in flight to be acknowledged and
     for the sockets to close; then uvicorn's own shutdown closes whatever is left."""
+    rebalance_seconds: float = 10.0
+    """With Redis: how often a web instance compares its open sockets and streams with the
+    other instances' and, holding clearly more than its share, tells some to reconnect (close
+    1012), so they spread again after a rolling restart (app/http/rebalance.py); 0: never."""
+    rebalance_min_excess: int = 10
+    """Connections over its share an instance must hold before it sheds any."""

@@ -44,8 +44,9 @@ def live_process(database_url: str, log_dir: Path, *,
                  launch: Callable[[int], list[str]] | None = None, strict_shutdown: bool = False,
                  **settings: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """:func:`live_server`, also yielding the process (for tests that signal it themselves).
-    Unless a test asks otherwise, the server drains for no grace period when it stops."""
-    settings = {"drain_grace_seconds": "0", **settings}
+    Unless a test asks otherwise, the server drains for no grace period when it stops, and
+    never sheds sockets to rebalance (a test's few sockets stay where the test put them)."""
+    settings = {"drain_grace_seconds": "0", "rebalance_seconds": "0", **settings}
     port = free_port()
     env = {**os.environ, "STEPWELL_DATABASE_URL": database_url, "STEPWELL_SECRET_KEY": "live-tests",
            **{f"STEPWELL_{name.upper()}": value for name, value in settings.items()}}

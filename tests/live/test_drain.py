@@ -6,6 +6,7 @@ held row lock keeps a move in flight for as long as the test needs), Redis for t
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import random
@@ -178,9 +179,11 @@ class Client(threading.Thread):
     stale ack, the fault this guards against)."""
 
     def __init__(self, bases: list[str], match_id: str, token: str | None, seat: int | None,
-                 stop: threading.Event) -> None:
+                 stop: threading.Event, round_robin: Iterator[int] | None = None) -> None:
         super().__init__(daemon=True)
         self.bases, self.match_id, self.token, self.seat, self.stop = bases, match_id, token, seat, stop
+        self.round_robin = round_robin
+        """Shared by the clients, like a load balancer's turn; None: the first base that answers."""
         self.rng = random.Random(seat)
         self.acks: list[tuple[int, str]] = []
         self.problems: list[str] = []
@@ -194,7 +197,8 @@ class Client(threading.Thread):
 
     def _connect(self) -> ClientConnection:
         for attempt in range(200):
-            base = self.bases[attempt % len(self.bases)]
+            turn = attempt if self.round_robin is None else next(self.round_robin)
+            base = self.bases[turn % len(self.bases)]
             try:
                 socket = open_socket(base, f"/api/v1/matches/{self.match_id}/ws", self.token)
             except Exception:
@@ -369,3 +373,38 @@ def test_a_worker_stopped_with_sigterm_hands_the_jobs_over_at_once(
             worker.kill()
             worker.wait()
         client.close()
+
+
+def test_sockets_crowded_on_one_instance_spread_to_the_other(
+        postgres_database_url: str, redis_prefix: tuple[str, str], tmp_path: Path) -> None:
+    url, prefix = redis_prefix
+    settings = {"redis_url": url, "redis_prefix": prefix, "rate_limit_prefix": f"{prefix}limits",
+                "rate_limit_scale": "0", "bots_enabled": "false", "background_jobs": "off",
+                "rebalance_seconds": "0.5", "rebalance_min_excess": "2"}
+    with contextlib.ExitStack() as stack:
+        a, _ = stack.enter_context(live_process(postgres_database_url, tmp_path, **settings))
+        b, _ = stack.enter_context(live_process(postgres_database_url, tmp_path, **settings))
+        light, light_token = guest(a, "Light")
+        dark, dark_token = guest(a, "Dark")
+        match_id = _start_match(a, light, dark)
+        stop = threading.Event()
+        only_a = itertools.count(0, 2)  # even turns: every client starts on A
+        clients = [Client([a, b], match_id, token, seat, stop, only_a)
+                   for token, seat in [(light_token, 0), (dark_token, 1)] + [(None, None)] * 10]
+        for client in clients:
+            client.start()
+        try:
+            wait_for(lambda: all(c.connected_to for c in clients))
+            assert {c.connected_to[0] for c in clients} == {a}
+            balancer = itertools.count()  # from now on, a load balancer's round robin
+            for client in clients:
+                client.round_robin = balancer
+            wait_for(lambda: sum(1 for c in clients
+                                 if c.connected_to[-1] == b and not c.resyncing) >= 4)
+        finally:
+            stop.set()
+            for client in clients:
+                client.join(timeout=WAIT_SECONDS)
+        problems = [(c.seat, p) for c in clients for p in c.problems]
+        assert not problems, problems
+        assert all(set(c.closes) <= {CLOSE_RESTART} for c in clients)

@@ -72,12 +72,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.presence.bind_loop(loop)
         identity_changes = asyncio.create_task(apply_identity_changes())
         notes = asyncio.create_task(app.state.announced.run())
-        first_relay = asyncio.create_task(relay_at_start(
-            Relay(app.state.session_factory, app.state.match_publisher)))
+        relay = Relay(app.state.session_factory, app.state.match_publisher)
+        first_relay = asyncio.create_task(relay_at_start(relay))
         jobs_task = None
         if settings.background_jobs != "off":
             app.state.jobs = BackgroundJobs(settings, app.state.session_factory, app.state.bus,
-                                            app.state.presence, app.state.match_publisher)
+                                            app.state.presence, app.state.match_publisher, relay)
             jobs_task = asyncio.create_task(app.state.jobs.run())
         heap.install()  # the collector walks what requests make, not the app (app/kernel/heap.py)
         app.state.drain.install(loop)  # SIGTERM: drain first, then uvicorn's shutdown

@@ -39,12 +39,16 @@ def bot_count_key(prefix: str, match_id: str) -> str:
 
 class BackgroundJobs:
     def __init__(self, settings: Settings, session_factory: sessionmaker[Session],
-                 bus: EventBus, presence: Presence, publisher: MatchPublisher) -> None:
+                 bus: EventBus, presence: Presence, publisher: MatchPublisher,
+                 relay: Relay | None = None) -> None:
         self.settings = settings
         self.session_factory = session_factory
         self.bus = bus
         self.presence = presence
         self.publisher = publisher
+        self.relay = relay or Relay(session_factory, publisher)
+        """The outbox relay (app/match/outbox.py); a web instance shares its own with its
+        start-up pass, so the two never announce one change twice."""
         self.bots: BotRunner | None = None
         self.analysis: AnalysisRunner | None = None
         self.leader: RedisLeader | SoleLeader
@@ -73,7 +77,7 @@ class BackgroundJobs:
             pair_quick_play(self.session_factory, self.publish_record, self.bus.publish),
             expire_absent_seekers(self.session_factory, self.presence, self.bus.publish),
             run_tournaments(self.session_factory, self.publish_record, self.bus),
-            relay_unannounced(Relay(self.session_factory, self.publisher)),
+            relay_unannounced(self.relay),
         ]
         if isinstance(self.presence, SharedPresence):
             jobs.append(self._sweep_presence_forever(self.presence))

@@ -40,7 +40,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import bindparam, select, text, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import Match
@@ -68,16 +68,27 @@ _MARK = (update(MATCHES)
          .where(MATCHES.c.id == bindparam("m_id"),
                 MATCHES.c.announced_version < bindparam("m_version"))
          .values(announced_version=bindparam("m_version")))
+_MARK_ALL = text(
+    "UPDATE matches SET announced_version = noted.version"
+    " FROM unnest(CAST(:ids AS varchar[]), CAST(:versions AS integer[])) AS noted(id, version)"
+    " WHERE matches.id = noted.id AND matches.announced_version < noted.version")
+"""PostgreSQL: a batch in one statement and one round trip (an ``executemany`` of ``_MARK``
+cost a round trip per row, holding the batch's row locks the while)."""
 
 
 def mark_announced(session: Session, versions: dict[str, int]) -> None:
     """Note that each match's change up to ``versions[id]`` was announced (never moving a note
-    back); rows in id order, so two processes' batches never lock each other in a cycle."""
-    if versions:
-        session.connection().execute(
-            _MARK, [{"m_id": match_id, "m_version": version}
-                    for match_id, version in sorted(versions.items())])
-        session.commit()
+    back). SQLite: one statement per row, in id order, in one transaction (no round trips)."""
+    if not versions:
+        return
+    connection = session.connection()
+    if connection.dialect.name == "postgresql":
+        ids = sorted(versions)
+        connection.execute(_MARK_ALL, {"ids": ids, "versions": [versions[i] for i in ids]})
+    else:
+        connection.execute(_MARK, [{"m_id": match_id, "m_version": version}
+                                   for match_id, version in sorted(versions.items())])
+    session.commit()
 
 
 def unannounced(session: Session) -> list[tuple[str, int, int]]:
@@ -110,7 +121,12 @@ class Announced:
             return 0
         try:
             with self.session_factory() as session:
-                mark_announced(session, pending)
+                single = store.begin_single_statements(session)  # PostgreSQL: no BEGIN/COMMIT
+                try:
+                    mark_announced(session, pending)
+                finally:
+                    if single:
+                        store.end_single_statements(session)
         except Exception:
             for match_id, version in pending.items():
                 self.add(match_id, version)
@@ -153,12 +169,17 @@ class Relay:
         self.publish = publish
         self.grace_seconds = grace_seconds
         self._waiting: dict[str, _Waiting] = {}
+        self._scanning = threading.Lock()  # a start-up pass and the leader's job may share it
         self.relayed = 0
         """Changes this relay announced again (for tests and logs)."""
 
     def scan(self) -> int:
         """One pass: read the outbox, announce every match whose note has not moved for the
         grace. Returns how many it announced."""
+        with self._scanning:
+            return self._scan()
+
+    def _scan(self) -> int:
         with self.session_factory() as session:
             rows = unannounced(session)
         moment = time.monotonic()

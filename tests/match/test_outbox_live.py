@@ -147,6 +147,13 @@ def test_moves_committed_by_a_killed_instance_are_announced_by_the_relay(
         bot_watch = stack.enter_context(open_socket(b, f"/api/v1/matches/{bot['id']}/ws"))
         assert _states(human_watch, 0)["ply"] == 0 and _states(bot_watch, 0)["ply"] == 0
 
+        def announced() -> bool:
+            with engine.connect() as connection:
+                return all(connection.execute(select(Match.version <= Match.announced_version)
+                                              .where(Match.id.in_([human["id"], bot["id"]])))
+                           .scalars())
+
+        wait_for(announced)  # A's Redis took the creations: A noted them announced
         a_redis.stop()  # A commits from now on, and can announce nothing
         moved = _play_first_legal(a, human["id"], alice)
         _play_first_legal(a, bot["id"], carol)

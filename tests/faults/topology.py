@@ -42,6 +42,10 @@ SETTINGS = {
     "STEPWELL_CLAIM_AFTER_SECONDS": str(CLAIM_AFTER_SECONDS),
     "STEPWELL_ANALYSIS_WORKERS": "0",
     "STEPWELL_DB_POOL_SIZE": "4",
+    # sockets stay where nginx put them: a socket moved by rebalancing reads its match again,
+    # which would hide an announcement the kill test must see arrive (tests/http/test_rebalance.py
+    # covers rebalancing)
+    "STEPWELL_REBALANCE_SECONDS": "0",
 }
 """The environment of every process (besides its database and Redis)."""
 START_SECONDS = 60.0
@@ -424,7 +428,7 @@ class Topology:
         command = [sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory",
                    "--host", "127.0.0.1", "--port", str(port), "--proxy-headers",
                    "--forwarded-allow-ips", "*", "--no-access-log",
-                   "--ws-per-message-deflate", "false"]
+                   "--ws-per-message-deflate", "false", "--timeout-graceful-shutdown", "15"]
         redis = {"STEPWELL_REDIS_URL": self.relay.url} if index == 0 else {}
         return Process(f"web{index}", command,
                        self.env(STEPWELL_BACKGROUND_JOBS="off", **redis), self.logs, port)

@@ -156,11 +156,17 @@ def summary(driver: Driver) -> str:
             f"granted {driver.claims_granted}")
 
 
-def server_errors(driver: Driver, allowed: tuple[int, ...] = ()) -> list[Shown]:
-    """Answers of 500 and above (nginx's 502 among them) that are not ``allowed``, REST and
-    socket handshakes alike."""
+def failures(driver: Driver, allowed: tuple[int, ...] = ()) -> list[Shown]:
+    """Answers of 500 and above (nginx's 502 among them) that are not ``allowed``, and every
+    refused socket handshake (an exception before a socket is accepted is an HTTP 403 to the
+    client)."""
     shown = [s for s in driver.shown if s.status >= 500 and s.status not in allowed]
     shown += [Shown("socket handshake", status, "refused")
               for status, count in driver.handshakes.items() if status not in allowed
               for _ in range(count)]
     return shown
+
+
+def tally(shown: list[Shown]) -> dict[tuple[str, int, str], int]:
+    """(where, status, code) -> how many, for a readable failure."""
+    return dict(Counter((s.where, s.status, s.code) for s in shown))

@@ -18,6 +18,7 @@ from tests.faults.checks import (
     assert_no_wrong_claim,
     assert_spectators_saw_the_stored_moves,
     summary,
+    tally,
     wait_until_current,
     wait_until_every_match_moves_on,
 )
@@ -45,7 +46,7 @@ def test_a_rolling_restart_of_every_instance_and_worker_shows_players_no_error(
     finally:
         driver.stop()
     print(f"current {took:.2f} s after the last restart; {summary(driver)}")
-    assert not driver.shown, f"players saw errors: {driver.shown}"
+    assert not driver.shown, f"players saw errors: {tally(driver.shown)}"
     assert not driver.handshakes, f"sockets refused: {driver.handshakes}"
     assert_no_move_lost_or_doubled(database, driver)
     assert_spectators_saw_the_stored_moves(database, driver)

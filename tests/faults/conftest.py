@@ -16,8 +16,8 @@ from tests.faults.topology import Topology, missing_tools
 def topology(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Topology]:
     missing = missing_tools()
     if missing:
-        servers.fail_or_skip(f"{', '.join(missing)} not installed (make browser-deps installs "
-                             "them): the fault tests did NOT run")
+        servers.fail_or_skip(f"{', '.join(missing)} not installed (`make fault-deps` installs "
+                             "nginx): the fault tests did NOT run")
     made = Topology(tmp_path_factory.mktemp("faults"))
     try:
         yield made

@@ -5,9 +5,9 @@ The design, a transactional outbox whose entries live on the match row itself:
 - **The fact "to announce" is written by the change's own transaction, for free.** Every change
   bumps ``matches.version`` (the optimistic-concurrency guard); ``announced_version`` is the last
   version whose announcement reached the bus. ``version > announced_version`` *is* the outbox
-  entry, so the move path writes nothing it did not write before: no extra statement, no extra
-  round trip (the CPU per move stays what it was; a separate outbox table would have cost an
-  INSERT per move and a DELETE per announcement).
+  entry, so the move's transaction is exactly what it was: no extra statement, no extra round
+  trip (a separate outbox table would have cost an INSERT per move and a DELETE per
+  announcement, on the request path).
 - **The publisher announces right after the commit, as before** (``publish.MatchPublisher``), and
   once the bus says the messages left the process (``EventBus.after_sent``: Redis took them) it
   notes ``(match, version)`` in :class:`Announced`. A background task writes those notes in
@@ -19,16 +19,23 @@ The design, a transactional outbox whose entries live on the match row itself:
   version has not moved since its previous scan (a younger change is its own publisher's to
   announce): its publisher died (kill -9) or lost its bus. Ages are measured by the relay's own
   monotonic clock between its scans, never from timestamps written by other machines (no clock
-  skew, and ``updated_at`` is not bumped by every change). The worker's leader runs it every ``RELAY_SECONDS``
-  (``relay_unannounced``), and each web instance runs it once as it starts (``relay_at_start``).
-  It announces the match as the database holds it now, through the same publisher (so its
-  announcement is noted like any other), and only if nothing newer was committed since its scan.
+  skew; and ``updated_at`` is not bumped by every change). The worker's leader runs it every
+  ``RELAY_SECONDS`` (``relay_unannounced``), and each web instance runs it once as it starts
+  (``relay_at_start``). It announces the match as the database holds it now, through the same
+  publisher (so its announcement is noted like any other), and only if nothing newer was
+  committed since its scan.
+
+What it costs: per change, one callback queued behind the publish; per batch, one statement
+(PostgreSQL: ``unnest`` arrays, outside a transaction). The partial index names ``version``, so
+on PostgreSQL a move's UPDATE is no longer a HOT update where it was one (an untimed game), and
+the note is a second row version per change: database work, never a round trip of the move.
 
 Announcing is at least once: a relay that races a publisher whose note is late (the database
 slow for more than the grace) announces a change twice. That is harmless by construction: every
-announcement carries the match's ``version``, and every listener ignores a version it has already
-shown (``MatchFeed.newer``, the browser's ``applyMatch``; the bot runner re-reads the match and
-thinks only if it is still at that ply and nobody is thinking about it).
+announcement carries the match's ``version``; the sockets and streams drop a version they have
+shown (``MatchFeed.newer``), so the browser never sees it twice; the account stream tells a turn
+once per ply; the Watch list replaces a card by id; and the bot runner re-reads the match and
+thinks only if it is still at that ply and nobody is thinking about it.
 """
 
 from __future__ import annotations

@@ -58,8 +58,9 @@ from app.match.store import Publish
 
 log = logging.getLogger(__name__)
 
-FLUSH_SECONDS = 0.1
-"""How often the notes of announced changes are written (one statement for all of them)."""
+FLUSH_SECONDS = 0.2
+"""How often the notes of announced changes are written (one statement for all of them: its
+fixed cost, ~0.45 ms of CPU on PostgreSQL, shared by every change of the interval)."""
 GRACE_SECONDS = 1.5
 """How long a change may wait for its publisher's note before the relay announces it."""
 RELAY_SECONDS = 0.5

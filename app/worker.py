@@ -21,6 +21,8 @@ from app.db.session import make_engine, make_session_factory
 from app.jobs.runner import BackgroundJobs
 from app.kernel import logs
 from app.kernel.settings import Settings
+from app.match.outbox import Announced
+from app.match.publish import MatchPublisher
 from app.realtime.bus import EventBus, InProcessBus
 from app.realtime.presence import Presence, SharedPresence
 from app.realtime.redis_bus import RedisBus
@@ -48,7 +50,10 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
         presence = Presence(settings.seek_grace_seconds, bus.publish)
     bus.bind_loop(loop)
     presence.bind_loop(loop)
-    jobs = BackgroundJobs(settings, session_factory, bus, presence, warm_bots=True)
+    announced = Announced(session_factory)
+    notes = asyncio.create_task(announced.run())
+    jobs = BackgroundJobs(settings, session_factory, bus, presence,
+                          MatchPublisher(bus, announced), warm_bots=True)
     runner = asyncio.create_task(jobs.run())
     stop = stop or asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -63,6 +68,9 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
             await runner
         await presence.aclose()
         await bus.aclose()
+        notes.cancel()  # what the bus sent is noted once more as it stops
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await notes
         engine.dispose()
 
 

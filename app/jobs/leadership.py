@@ -127,4 +127,7 @@ class RedisLeader:
                     return
         finally:
             self.is_leader = False
+            for task in tasks:
+                task.cancel()
+            await self.release()  # now, not after the jobs' cleanup: the stand-by takes over
             await _stop(tasks)

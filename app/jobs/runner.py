@@ -28,7 +28,8 @@ from app.lobby.quick_play import pair_quick_play
 from app.lobby.seek_expiry import expire_absent_seekers
 from app.match.bot_runner import BotRunner
 from app.match.clock_keeper import keep_clocks
-from app.match.publish import publish_match
+from app.match.outbox import Relay, relay_unannounced
+from app.match.publish import MatchPublisher
 from app.match.records import MatchRecord
 from app.realtime.bus import EventBus
 from app.realtime.presence import Presence, SharedPresence
@@ -51,7 +52,8 @@ def bot_count_key(prefix: str, match_id: str) -> str:
 
 class BackgroundJobs:
     def __init__(self, settings: Settings, session_factory: sessionmaker[Session],
-                 bus: EventBus, presence: Presence, *, warm_bots: bool = False) -> None:
+                 bus: EventBus, presence: Presence, publisher: MatchPublisher,
+                 relay: Relay | None = None, *, warm_bots: bool = False) -> None:
         """``warm_bots``: spawn the bot pool now and keep it between terms (a worker, whose
         reason to exist is the jobs); else it is spawned on each takeover and stopped when
         leadership ends (a web instance, which rarely leads, keeps no idle processes)."""
@@ -59,6 +61,10 @@ class BackgroundJobs:
         self.session_factory = session_factory
         self.bus = bus
         self.presence = presence
+        self.publisher = publisher
+        self.relay = relay or Relay(session_factory, publisher)
+        """The outbox relay (app/match/outbox.py); a web instance shares its own with its
+        start-up pass, so the two never announce one change twice."""
         self.bots: BotRunner | None = None
         self.analysis: AnalysisRunner | None = None
         self.bot_pool: ProcessPoolExecutor | None = None
@@ -90,7 +96,7 @@ class BackgroundJobs:
             log.warning("warming the bot pool failed", exc_info=True)
 
     def publish_record(self, record: MatchRecord) -> None:
-        publish_match(self.bus, record)
+        self.publisher(record)
 
     async def _count_bot_move(self, match_id: str, ply: int) -> None:
         assert isinstance(self.bus, RedisBus)  # counted only when the jobs are shared
@@ -111,6 +117,7 @@ class BackgroundJobs:
                                                          self.bus.publish),
             "tournaments": lambda: run_tournaments(self.session_factory, self.publish_record,
                                                    self.bus),
+            "outbox_relay": lambda: relay_unannounced(self.relay),
         }
         if isinstance(presence, SharedPresence):
             jobs["presence_sweep"] = lambda: self._sweep_presence_forever(presence)

@@ -100,3 +100,14 @@ def watch_database_pool(engine: Engine) -> None:
     def _checked_in(*_: object) -> None:
         DB_POOL_CHECKED_OUT.dec()
         overflow_now(returning=True)
+OUTBOX_UNANNOUNCED = Gauge("stepwell_outbox_unannounced",
+                           "Matches with a committed change not yet noted as announced, at the "
+                           "relay's last scan (a few are normal: notes are written in batches).",
+                           multiprocess_mode="livemax")
+OUTBOX_OLDEST_SECONDS = Gauge("stepwell_outbox_oldest_seconds",
+                              "How long the oldest of those changes has waited for its note, as "
+                              "the relay saw it (above the relay's grace: announced again).",
+                              multiprocess_mode="livemax")
+OUTBOX_RELAYED = Counter("stepwell_outbox_relayed",
+                         "Match changes the relay announced again because their publisher "
+                         "never noted them (died after the commit, or lost its bus).")

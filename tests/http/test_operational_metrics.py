@@ -20,6 +20,8 @@ from app.jobs.runner import BackgroundJobs
 from app.kernel.metrics import NOTIFICATIONS_SENT
 from app.kernel.processes import spawn_pool, stop_pool
 from app.kernel.settings import Settings
+from app.match.outbox import Announced
+from app.match.publish import MatchPublisher
 from app.realtime.bus import InProcessBus
 from app.realtime.presence import Presence
 from tests.databases import sqlite_database
@@ -106,7 +108,8 @@ def _jobs(tmp_path: Path) -> BackgroundJobs:
                         bots_enabled=False, analysis_workers=0)
     factory = make_session_factory(make_engine(settings.database_url))
     bus = InProcessBus()
-    return BackgroundJobs(settings, factory, bus, Presence(1.0, bus.publish))
+    return BackgroundJobs(settings, factory, bus, Presence(1.0, bus.publish),
+                          MatchPublisher(bus, Announced(factory)))
 
 
 def test_a_crashing_job_is_counted_and_started_again(tmp_path: Path,

@@ -17,6 +17,8 @@ from app.jobs import runner
 from app.jobs.bot_pool import process_id
 from app.jobs.runner import BackgroundJobs
 from app.kernel.settings import Settings
+from app.match.outbox import Announced
+from app.match.publish import MatchPublisher
 from app.realtime.bus import InProcessBus
 from app.realtime.presence import Presence
 from tests.databases import sqlite_database
@@ -41,8 +43,9 @@ def test_a_bot_pool_whose_process_died_is_replaced_warm(tmp_path: Path,
     settings = Settings(database_url=sqlite_database(tmp_path / "bots.db"), secret_key="t",
                         analysis_workers=0)
     bus = InProcessBus()
-    jobs = BackgroundJobs(settings, make_session_factory(make_engine(settings.database_url)),
-                          bus, Presence(1.0, bus.publish), warm_bots=True)
+    factory = make_session_factory(make_engine(settings.database_url))
+    jobs = BackgroundJobs(settings, factory, bus, Presence(1.0, bus.publish),
+                          MatchPublisher(bus, Announced(factory)), warm_bots=True)
     first = jobs.bot_pool
     assert first is not None, "spawned with the jobs, before anything leads"
     failures = _failures()

@@ -75,7 +75,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         jobs_task = None
         if settings.background_jobs != "off":
             app.state.jobs = BackgroundJobs(settings, app.state.session_factory, app.state.bus,
-                                            app.state.presence, app.state.match_publisher, relay)
+                                            app.state.presence, app.state.match_publisher,
+                                            relay=relay)
             jobs_task = asyncio.create_task(app.state.jobs.run())
         heap.install()  # the collector walks what requests make, not the app (app/kernel/heap.py)
         yield
@@ -106,7 +107,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.match_publisher = MatchPublisher(app.state.bus, app.state.announced)
     app.state.identities = IdentityCache(app.state.session_factory,
                                          lambda message: app.state.bus.publish(AUTH_CHANNEL, message))
-    app.state.live_connections = LiveConnections(settings.max_streams_per_token)
+    app.state.live_connections = LiveConnections(settings.max_streams_per_token,
+                                                 app.state.identities.still_valid)
     app.state.rate_limiter = RateLimiter(settings)
     app.state.hint_pool = HintPool()
 

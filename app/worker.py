@@ -3,7 +3,9 @@ tournaments, presence sweep) in a process of their own, so web instances only se
 
 Run it beside web instances started with ``STEPWELL_BACKGROUND_JOBS=off``. Several workers may run:
 they compete for the leader lock in Redis and exactly one works; when it dies (even kill -9),
-another takes over within ``STEPWELL_LEADER_TTL_SECONDS``. Without Redis a worker simply runs the
+another takes over within ``STEPWELL_LEADER_TTL_SECONDS`` plus one ``STEPWELL_LEADER_RENEW_SECONDS``.
+Every worker spawns its bot pool when it starts, so a stand-by that takes over has its bots'
+processes ready (bench/failover.py measures the silence). Without Redis a worker simply runs the
 jobs (then web instances must be started with background jobs off, or be the only process).
 """
 
@@ -51,7 +53,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     announced = Announced(session_factory)
     notes = asyncio.create_task(announced.run())
     jobs = BackgroundJobs(settings, session_factory, bus, presence,
-                          MatchPublisher(bus, announced))
+                          MatchPublisher(bus, announced), warm_bots=True)
     runner = asyncio.create_task(jobs.run())
     stop = stop or asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -332,8 +332,9 @@ def _assert_log_replays(database_url: str, match_id: str, acked: list[tuple[int,
         engine.dispose()
     assert [ply for ply, _ in log] == list(range(1, match.ply + 1))
     stored = dict(log)
-    assert all(stored[ply] == tag.split("@")[0] and int(tag.split("@")[1]) == ply - 1
-               for ply, tag in acked), (acked, log)
+    wrong = [(ply, tag, stored.get(ply)) for ply, tag in acked
+             if (stored.get(ply), int(tag.split("@")[1])) != (tag.split("@")[0], ply - 1)]
+    assert not wrong, f"acknowledged (ply, move@ply before) vs stored: {wrong}"
     assert len({ply for ply, _ in acked}) == len(acked)
     game = registry.get(match.game)
     options = match.options if isinstance(match.options, dict) else json.loads(match.options)

@@ -27,6 +27,8 @@ from app.http.rebalance import Rebalancer
 from app.jobs.runner import BackgroundJobs
 from app.kernel import heap, i18n, logs
 from app.kernel.settings import PROJECT_ROOT, Settings
+from app.match.outbox import Announced, Relay, relay_at_start
+from app.match.publish import MatchPublisher
 from app.match.warm import WarmMatches
 from app.notices.match_socket import MatchSockets
 from app.realtime.bus import InProcessBus
@@ -69,10 +71,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.bus.bind_loop(loop)
         app.state.presence.bind_loop(loop)
         identity_changes = asyncio.create_task(apply_identity_changes())
+        notes = asyncio.create_task(app.state.announced.run())
+        relay = Relay(app.state.session_factory, app.state.match_publisher)
+        first_relay = asyncio.create_task(relay_at_start(relay))
         jobs_task = None
         if settings.background_jobs != "off":
             app.state.jobs = BackgroundJobs(settings, app.state.session_factory, app.state.bus,
-                                            app.state.presence)
+                                            app.state.presence, app.state.match_publisher, relay)
             jobs_task = asyncio.create_task(app.state.jobs.run())
         heap.install()  # the collector walks what requests make, not the app (app/kernel/heap.py)
         app.state.drain.install(loop)  # SIGTERM: drain first, then uvicorn's shutdown
@@ -89,8 +94,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             jobs_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await jobs_task
+        first_relay.cancel()
         await app.state.presence.aclose()
         await app.state.bus.aclose()
+        notes.cancel()  # what the bus sent is noted once more as it stops
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await notes
         app.state.hint_pool.shutdown()
         engine.dispose()
 
@@ -103,9 +112,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.warm_matches = WarmMatches()
     app.state.bus = (RedisBus(settings.redis_url, settings.redis_prefix) if settings.redis_url
                      else InProcessBus())
+    app.state.announced = Announced(app.state.session_factory)
+    app.state.match_publisher = MatchPublisher(app.state.bus, app.state.announced)
     app.state.identities = IdentityCache(app.state.session_factory,
                                          lambda message: app.state.bus.publish(AUTH_CHANNEL, message))
-    app.state.live_connections = LiveConnections(settings.max_streams_per_token)
+    app.state.live_connections = LiveConnections(settings.max_streams_per_token,
+                                                 app.state.identities.still_valid)
     app.state.drain = Drain(app.state.live_connections, settings.drain_grace_seconds,
                             settings.drain_timeout_seconds)
     app.state.rate_limiter = RateLimiter(settings)

@@ -7,6 +7,11 @@ user (``end_user``, "log out everywhere"), all announced on ``AUTH_CHANNEL`` and
 instance, the announcing one included; and a token's expiry, by a timer. ``forget_user`` (a
 rename, an upgrade) only refreshes caches and ends nothing. Anonymous connections never end here.
 
+An announcement made while this instance's Redis connection was down never arrives; so when the
+bus comes back (``RESYNC`` on ``AUTH_CHANNEL``) every credential still in use here is looked up
+again (``lookup``: a query per batch of credentials, not one per connection) and the connections
+whose token or browser session is gone end exactly as if the announcement had arrived.
+
 Sockets close with :data:`CLOSE_CREDENTIAL_ENDED` after an error message; streams end.
 When the instance shuts down (:meth:`LiveConnections.drain`), every connection, anonymous ones
 included, ends for the reason ``restart``: a socket once its moves in flight are acknowledged,
@@ -20,9 +25,10 @@ spreading N instances, a token may hold up to N times as many.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,8 +36,11 @@ from starlette.requests import HTTPConnection
 
 from app.http.principal import Principal
 from app.http.ratelimit import RateLimited
-from app.kernel.metrics import OPEN_CONNECTIONS
+from app.kernel.metrics import CREDENTIAL_RECHECKS, OPEN_CONNECTIONS
 from app.kernel.timesource import now
+from app.realtime.bus import RESYNC
+
+log = logging.getLogger(__name__)
 
 CLOSE_CREDENTIAL_ENDED = 4401
 """Socket close code: the credential was refused, revoked, expired or logged out."""
@@ -48,10 +57,17 @@ CLOSE_RESTART = 1012
 after a short random delay (the browser client waits 200–1500 ms) and resynchronise. uvicorn's
 own shutdown closes any socket still open with the same code."""
 RETRY_AFTER_SECONDS = 5.0
+RECHECK_TRIES = 5
+RECHECK_RETRY_SECONDS = 1.0
+"""After a bus outage the database may be away too: the re-check is tried this often, this far
+apart."""
 
 Reason = str
 """Why a connection ended: ``revoked``, ``logged_out``, ``expired`` or ``restart``."""
 RESTART: Reason = "restart"
+Lookup = Callable[[Collection[str], Collection[str]], tuple[set[str], set[str]]]
+"""(token hashes, browser-session hashes) -> those of each that are still valid. Blocking (it
+asks the database): called in a worker thread."""
 DRAIN_POLL_SECONDS = 0.05
 
 
@@ -87,12 +103,15 @@ class Live:
 class LiveConnections:
     """The registry (one per app). Used on the event loop only."""
 
-    def __init__(self, max_per_token: int) -> None:
+    def __init__(self, max_per_token: int, lookup: Lookup | None = None) -> None:
+        """``lookup``: how credentials are checked again after a bus outage (None: never)."""
         self.max_per_token = max_per_token
+        self.lookup = lookup
         self._by_token: dict[str, set[Live]] = {}
         self._by_session: dict[str, set[Live]] = {}
         self._by_user: dict[int, set[Live]] = {}
         self._ended: dict[str, float] = {}
+        self._rechecks: set[asyncio.Task[int]] = set()
         self._open: set[Live] = set()
         self.closing = False
         """True once :meth:`drain` began: a socket that opens now is told to go elsewhere."""
@@ -159,8 +178,41 @@ class LiveConnections:
             for live in ending:
                 self._end(live, "logged_out")
             return len(ending)
+        if kind == RESYNC and self.lookup is not None:  # announcements may have been missed
+            task = asyncio.get_running_loop().create_task(self.recheck())
+            self._rechecks.add(task)
+            task.add_done_callback(self._rechecks.discard)
         return 0
 
+    async def recheck(self) -> int:
+        """Look every credential in use here up again and end the connections of those that are
+        gone (revoked, logged out); returns how many connections ended."""
+        assert self.lookup is not None
+        tokens, sessions = set(self._by_token), set(self._by_session)
+        if not tokens and not sessions:
+            return 0
+        for attempt in range(RECHECK_TRIES):
+            try:
+                valid_tokens, valid_sessions = await asyncio.to_thread(
+                    self.lookup, tokens, sessions)
+                break
+            except Exception:
+                log.warning("re-checking %d credentials failed (try %d of %d)",
+                            len(tokens) + len(sessions), attempt + 1, RECHECK_TRIES,
+                            exc_info=True)
+                await asyncio.sleep(RECHECK_RETRY_SECONDS)
+        else:
+            CREDENTIAL_RECHECKS.labels("failed").inc()
+            return 0
+        CREDENTIAL_RECHECKS.labels("done").inc()
+        ended = sum(self._end_all(self._by_token, token, "revoked")
+                    for token in tokens - valid_tokens)
+        ended += sum(self._end_all(self._by_session, session, "logged_out")
+                     for session in sessions - valid_sessions)
+        if ended:
+            log.info("%d live connection(s) ended: their credential ended while the bus was away",
+                     ended)
+        return ended
     @property
     def open_count(self) -> int:
         """Connections open on this instance, anonymous ones included."""

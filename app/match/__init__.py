@@ -7,6 +7,8 @@
 - ``offers``   draw / agreed end / takeback / rematch; ``bots`` seats built-in bots;
 - ``clocks``   typed time controls and clocks; ``timeouts`` flags overdue players;
 - ``payloads`` the one place where a record becomes what a viewer may see;
+- ``publish``  announces a committed change; ``outbox`` announces again what a publisher that
+               died (or lost Redis) never did;
 - ``results``  result reason codes.
 
 The core invariant: a change is applied only if the match's ``version`` is still the one that

@@ -56,7 +56,6 @@ from app.kernel.identity import Identity
 from app.match import sealing
 from app.match.clocks import PublicClock
 from app.match.payloads import Known, seat_message
-from app.match.publish import publish_match
 from app.match.records import MatchRecord
 from app.match.service import MatchService
 from app.notices.match_feed import MatchFeed, shared_matches
@@ -82,10 +81,9 @@ def _load_record(websocket: WebSocket, match_id: str) -> MatchRecord | None:
 
 def _play(websocket: WebSocket, match_id: str, viewer: Identity, move: str, ply: int
           ) -> MatchRecord:
-    bus = websocket.app.state.bus
     with websocket.app.state.session_factory() as session:
         try:
-            return MatchService(session, lambda r: publish_match(bus, r),
+            return MatchService(session, websocket.app.state.match_publisher,
                                 websocket.app.state.warm_matches).play(match_id, viewer, move, ply)
         except Exception as error:
             if is_busy_error(error):

@@ -56,7 +56,9 @@ def closer(websocket: WebSocket) -> Callable[[Reason], None]:
 
     async def close(reason: Reason) -> None:
         with contextlib.suppress(Exception):
-            if reason == RESTART:
+            if reason == RESTART:  # accepted first: a close before the handshake is a 403
+                if websocket.application_state == WebSocketState.CONNECTING:
+                    await websocket.accept()
                 await websocket.close(CLOSE_RESTART, "server restarting")
                 return
             if websocket.application_state == WebSocketState.CONNECTED:

@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from app.http import socket_door
 from app.http.live_connections import CLOSE_RESTART
 from tests.api.conftest import start_match
 from tests.conftest import make_guest
@@ -44,6 +47,24 @@ def test_every_socket_is_told_1012_and_the_registry_empties(client: TestClient) 
 
 def test_a_socket_opened_while_closing_is_told_1012_at_once(client: TestClient) -> None:
     client.app.state.live_connections.closing = True  # type: ignore[attr-defined]
+    with client.websocket_connect("/api/v1/live/ws") as watcher, \
+            pytest.raises(WebSocketDisconnect) as closed:
+        watcher.receive_json()
+    assert closed.value.code == CLOSE_RESTART
+
+
+def test_a_socket_admitted_just_as_the_drain_begins_is_accepted_then_told_1012(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The drain begins between the door's closing check and the registration: the socket is
+    accepted and closed with 1012 (a close before the handshake would be a 403 to the client)."""
+    registry = client.app.state.live_connections  # type: ignore[attr-defined]
+    real_admit = socket_door.admit
+
+    def admit_as_the_drain_begins(*args: Any, **kwargs: Any) -> Any:
+        registry.closing = True
+        return real_admit(*args, **kwargs)
+
+    monkeypatch.setattr(socket_door, "admit", admit_as_the_drain_begins)
     with client.websocket_connect("/api/v1/live/ws") as watcher, \
             pytest.raises(WebSocketDisconnect) as closed:
         watcher.receive_json()

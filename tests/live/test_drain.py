@@ -50,8 +50,9 @@ def redis_prefix() -> Iterator[tuple[str, str]]:
     client.close()
 
 
-def _start_match(base: str, creator: dict[str, str], joiner: dict[str, str]) -> str:
-    match = httpx.post(f"{base}/api/v1/matches", json={"game": "stairs", "seat": 0},
+def _start_match(base: str, creator: dict[str, str], joiner: dict[str, str],
+                 game: str = "stairs") -> str:
+    match = httpx.post(f"{base}/api/v1/matches", json={"game": game, "seat": 0},
                        headers=creator, timeout=10).json()
     joined = httpx.post(f"{base}/api/v1/matches/{match['id']}/join", headers=joiner, timeout=10)
     assert joined.status_code == 200, joined.text
@@ -236,7 +237,7 @@ class Client(threading.Thread):
                     self.problems.append(f"error {message.get('code')}")
                 elif kind == "ack":
                     self.acks.append((message["ply"], message["id"]))
-                    self.played_at.add(int(message["id"].split("@")[1]))
+                    self.played_at.add(int(message["id"].rsplit("@", 1)[1]))
                     self.unanswered = None
                     self._move(socket)
                 elif kind == "state" and message["ply"] >= self.ply:
@@ -333,7 +334,7 @@ def _assert_log_replays(database_url: str, match_id: str, acked: list[tuple[int,
         engine.dispose()
     assert [ply for ply, _ in log] == list(range(1, match.ply + 1))
     stored = dict(log)
-    sent = [(int(tag.split("@")[1]), tag.split("@")[0], ply) for ply, tag in acked]
+    sent = [(int(tag.rsplit("@", 1)[1]), tag.rsplit("@", 1)[0], ply) for ply, tag in acked]
     wrong = [(at, move, ply) for at, move, ply in sent if stored.get(at + 1) != move or ply <= at]
     assert not wrong, f"acknowledged (sent at ply, move, ack ply) unlike the log {log}: {wrong}"
     assert len({at for at, _, _ in sent}) == len(sent)

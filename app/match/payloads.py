@@ -6,16 +6,17 @@ spectator view. The engine snapshot (which may hold secrets) never leaves throug
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
-
 from app.kernel.timesource import now
 from app.match import clocks, store
+from app.match.messages import ClockMessage, OfferMessage, ResultMessage, StateMessage
 from app.match.offers import offer_kinds
 from app.match.option_privacy import has_fixed_deal, public_options
 from app.match.records import MatchHeader, MatchRecord
+from app.realtime.messages import Message, Wire, encode
 from games import registry
 
 
@@ -123,13 +124,13 @@ Known = MatchRecord | MatchChange
 
 @dataclass(frozen=True, slots=True)
 class SeatMessage:
-    """A seat's encoded ``{"type": "state", ...}`` message and the clock it shows (for the
-    typed ``clock`` event that follows it). Only these two are kept: the message's dict, with
+    """A seat's encoded ``state`` message and the ``clock`` event that follows it (the same
+    clock, as of the same instant). Only the encoded texts are kept: the message's dict, with
     the whole view inside, made hundreds of thousands of objects for the garbage collector to
     walk under load (the fan-out's p99 was its full collections)."""
 
-    text: str
-    clock: clocks.PublicClock | None
+    state: Wire
+    clock: Wire | None
 
 
 def seat_message(known: Known, seat: int | None) -> SeatMessage:
@@ -137,10 +138,43 @@ def seat_message(known: Known, seat: int | None) -> SeatMessage:
     match version whatever the number of sockets showing it: the first socket of a seat pays,
     the others reuse the text. Kept on the shared record or change itself (see
     ``SharedMatches``), so it goes when no connection shows that version any more. A change
-    gives the spectators' message only: a seat's view needs the full record. On the loop only."""
+    gives the spectators' message only: a seat's view needs the full record. On the loop only.
+
+    The view is built here from the record, so the model is filled without a validation pass
+    (``model_construct``); a test validates what this builds against the published schema."""
     built = known.built_messages
     found = built.get(seat)
     if found is None:
-        message = {"type": "state", **view_of(known, seat)}
-        found = built[seat] = SeatMessage(orjson.dumps(message).decode(), message.get("clock"))
+        view = view_of(known, seat)
+        clock = view.get("clock")
+        found = built[seat] = SeatMessage(
+            encode(StateMessage.model_construct(type="state", **view)),
+            None if clock is None else encode(ClockMessage.model_validate(
+                {"type": "clock", "ply": known.ply, **clock})))
+    return found
+
+
+def change_messages(previous: Known, current: Known) -> list[Wire]:
+    """The typed events after a change's ``state`` message beside its ``clock``, for clients
+    that only care about one thing: ``offer`` when the offers changed, ``result`` when the match
+    ended. Encoded once per version (kept beside the seats' messages)."""
+    events = []
+    offers = current.offers or {}
+    if (previous.offers or {}) != offers:
+        events.append(once(current, "offer", lambda: OfferMessage(
+            type="offer", ply=current.ply, offers=offers)))
+    if current.status != previous.status and current.status in ("finished", "aborted"):
+        events.append(once(current, "result", lambda: ResultMessage.model_validate(
+            {"type": "result", "status": current.status, "result": current.result})))
+    return events
+
+
+def once(known: Known, key: object, build: Callable[[], Message]) -> Wire:
+    """The message ``key`` of this match version, built and encoded by its first connection
+    and kept beside the seats' messages for the others."""
+    built = known.built_messages
+    found = built.get(key)
+    if found is None:
+        found = built[key] = encode(build())
+    assert isinstance(found, Wire)
     return found

@@ -83,6 +83,6 @@ def _seeks_for(message: dict[str, Any], viewer_id: int | None) -> Wire:
     seeks = message["seeks"]
     visible = LobbyService.visible_to(seeks, viewer_id)
     if all(s["kind"] != "challenge" for s in visible):
-        return forwarded(message, SeeksMessage, variant="public", content=lambda: {
-            "type": "seeks", "seeks": [s for s in seeks if s["kind"] != "challenge"]})
+        return forwarded(message, SeeksMessage, variant="public", content=lambda: (
+            SeeksMessage.model_validate({"type": "seeks", "seeks": visible})))
     return encode(SeeksMessage.model_validate({"type": "seeks", "seeks": visible}))

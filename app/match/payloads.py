@@ -17,19 +17,44 @@ from app.match.offers import offer_kinds
 from app.match.option_privacy import has_fixed_deal, public_options
 from app.match.records import MatchHeader, MatchRecord
 from app.realtime.messages import Message, Wire, encode
-from games import registry
+from games import State, registry
 
 
 def match_payload(record: MatchRecord, viewer_id: int | None) -> dict[str, Any]:
     return seat_payload(record, record.seat_of(viewer_id))
 
 
-def seat_payload(record: MatchRecord, seat: int | None) -> dict[str, Any]:
-    """The match as the holder of ``seat`` sees it (``None``: a spectator)."""
+def seat_payload(record: MatchRecord, seat: int | None, *, version_wide: bool = False
+                 ) -> dict[str, Any]:
+    """The match as the holder of ``seat`` sees it (``None``: a spectator).
+
+    ``version_wide``: take what every seat sees alike (players, options, clock, offers…) from
+    the record's first payload instead of building it again: the publisher's spectator view
+    and each seat's message after a move share it (the clock then shows its time as of the
+    publish, with ``as_of`` saying when). A REST answer builds its own, as of now."""
     state = store.state_of(record)
-    to_move = state.to_move if record.status == "active" else None
+    head, tail = _shared_parts(record, state) if version_wide else _parts(record, state)
+    to_move = head["to_move"]
     legal = state.legal_moves() if seat is not None and to_move == seat else []
-    return {
+    return {**head, "your_seat": seat, "view": state.view(seat), "legal_moves": legal, **tail}
+
+
+Parts = tuple[dict[str, Any], dict[str, Any]]
+_PARTS = "parts"
+
+
+def _shared_parts(record: MatchRecord, state: State) -> Parts:
+    built = record.built_messages
+    found: Parts | None = built.get(_PARTS)
+    if found is None:
+        found = built[_PARTS] = _parts(record, state)
+    return found
+
+
+def _parts(record: MatchRecord, state: State) -> Parts:
+    """What every seat sees alike, before and after the seat's own fields."""
+    to_move = state.to_move if record.status == "active" else None
+    head = {
         "id": record.id,
         "game": record.game,
         "options": public_options(record.game, record.options),
@@ -46,9 +71,8 @@ def seat_payload(record: MatchRecord, seat: int | None) -> dict[str, Any]:
         "ply": record.ply,
         "version": record.version,
         "to_move": to_move,
-        "your_seat": seat,
-        "view": state.view(seat),
-        "legal_moves": legal,
+    }
+    tail = {
         "last_move": record.last_move,
         "result": record.result,
         "rated": record.rated,
@@ -64,12 +88,13 @@ def seat_payload(record: MatchRecord, seat: int | None) -> dict[str, Any]:
         "started_at": record.started_at,
         "finished_at": record.finished_at,
     }
+    return head, tail
 
 
 def view_of(known: Known, seat: int | None) -> dict[str, Any]:
     """The payload for ``seat`` from whichever form of the match a connection holds."""
     if isinstance(known, MatchRecord):
-        return seat_payload(known, seat)
+        return seat_payload(known, seat, version_wide=True)
     if seat is not None:
         raise ValueError("a seat's view is built from the full record, not from a change")
     return known.public
@@ -109,7 +134,7 @@ class MatchChange(MatchHeader):
     @classmethod
     def of(cls, record: MatchRecord, data: dict[str, Any] | None = None) -> MatchChange:
         """``data``: ``record.to_json()`` when the caller has it already (the publisher does)."""
-        public = seat_payload(record, None)
+        public = seat_payload(record, None, version_wide=True)
         header = {k: v for k, v in (data or record.to_json()).items() if k != "snapshot"}
         header["options"] = public["options"]  # a fixed deal is a secret option
         if record.sealed:  # nobody outside the table may see it: no position, no last move

@@ -18,6 +18,7 @@ LOBBY_SOCKET = "WS /api/v1/lobby/ws"
 LIVE_SOCKET = "WS /api/v1/live/ws"
 EVENT_STREAM = "GET /api/v1/stream/event"
 MATCH_STREAM = "GET /api/v1/matches/{id}/stream"
+TOURNAMENT_SOCKETS = "WS /api/v1/tournaments/ws, WS /api/v1/tournaments/{id}/ws"
 
 CHANNELS: dict[str, str] = {
     MATCH_SOCKET: "One match, live. Browsers use their session cookie; programs add `?token=`.",
@@ -28,6 +29,7 @@ CHANNELS: dict[str, str] = {
                    "`WS /api/v1/stream/event/ws`."),
     MATCH_STREAM: ("NDJSON for one match as the token's seat (or as a spectator): `gameFull` "
                    "first, then changes; closes after `gameFinish`. Empty keep-alive lines."),
+    TOURNAMENT_SOCKETS: "Every tournament's changes (the list), or one tournament's.",
 }
 
 _USER = {"id": 7, "name": "Aiko", "kind": "account"}
@@ -141,6 +143,11 @@ ENTRIES: list[Entry] = [
     Entry(EVENT_STREAM, "server", m.YourTurnEvent, {"type": "yourTurn", "game": _BRIEF}),
     Entry(EVENT_STREAM, "server", m.AccountOfferEvent,
           {"type": "offer", "kind": "draw", "game": _BRIEF}),
+    Entry(TOURNAMENT_SOCKETS, "server", m.TournamentMessage,
+          {"type": "tournament", "id": "Tn4Rk8Wd", "status": "running", "round": 2,
+           "version": 9}),
+    Entry(TOURNAMENT_SOCKETS, "server", m.PongMessage, {"type": "pong"}),
+    Entry(TOURNAMENT_SOCKETS, "client", m.PingRequest, {"type": "ping"}),
 ]
 
 

@@ -183,6 +183,19 @@ class AccountOfferEvent(Message):
     game: GameBrief
 
 
+# -- tournament sockets: WS /api/v1/tournaments/ws and WS /api/v1/tournaments/{id}/ws ----------------
+
+class TournamentMessage(Message):
+    """A tournament changed (a player joined or left, a game ended, a round was paired, it
+    started or finished): read it again with `GET /api/v1/tournaments/{id}`."""
+
+    type: Literal["tournament"]
+    id: str
+    status: str = Field(examples=["upcoming", "running", "finished"])
+    round: int
+    version: int
+
+
 MatchSocketMessage = Annotated[
     StateMessage | ClockMessage | OfferMessage | ResultMessage | PresenceMessage | AckMessage
     | ErrorMessage | PongMessage | ChatLineMessage | AnalysisMessage, Field(discriminator="type")]
@@ -193,6 +206,7 @@ LobbySocketMessage = Annotated[
 EventStreamMessage = Annotated[
     ChallengeEvent | ChallengeCanceledEvent | ChallengeDeclinedEvent | GameStartEvent
     | GameFinishEvent | YourTurnEvent | AccountOfferEvent, Field(discriminator="type")]
+TournamentSocketMessage = Annotated[TournamentMessage | PongMessage, Field(discriminator="type")]
 MatchStreamMessage = Annotated[
     GameFullEvent | GameStateEvent | StreamOfferEvent | OpponentGoneEvent | StreamFinishEvent
     | ChatLineMessage, Field(discriminator="type")]

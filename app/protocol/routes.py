@@ -22,7 +22,7 @@ AnyMessage = (
     | m.ChallengeCanceledEvent | m.ChallengeDeclinedEvent | m.GameStartEvent
     | m.GameFinishEvent | m.GameFullEvent | m.GameStateEvent | m.StreamOfferEvent
     | m.OpponentGoneEvent | m.StreamFinishEvent | m.ChatLineMessage | m.YourTurnEvent
-    | m.AccountOfferEvent | m.ChallengeCanceledMessage | m.AnalysisMessage
+    | m.AccountOfferEvent | m.ChallengeCanceledMessage | m.AnalysisMessage | m.TournamentMessage
 )
 
 

@@ -72,7 +72,7 @@ def bus_form(message: Message) -> dict[str, Any]:
 
 
 def forwarded(message: dict[str, Any], model: type[Message], drop: tuple[str, ...] = (), *,
-              variant: str = "", content: Callable[[], dict[str, Any]] | None = None) -> Wire:
+              variant: str = "", content: Callable[[], Message] | None = None) -> Wire:
     """A bus message that connections forward (presence, chat lines, lobby events…), read by
     its model and encoded once per process: the bus hands the same dict to every local
     subscriber, so the first one to send it keeps the text on it for the others. ``drop``:
@@ -84,9 +84,8 @@ def forwarded(message: dict[str, Any], model: type[Message], drop: tuple[str, ..
     found = kept.get(variant)
     if found is None:
         skip = (LOCAL_WIRE, *drop)
-        data = content() if content is not None else \
-            {k: v for k, v in message.items() if k not in skip}
-        found = kept[variant] = encode(model.model_validate(data))
+        found = kept[variant] = encode(content() if content is not None else model.model_validate(
+            {k: v for k, v in message.items() if k not in skip}))
     assert isinstance(found, Wire)
     return found
 

@@ -134,13 +134,19 @@ class MatchChange(MatchHeader):
     @classmethod
     def of(cls, record: MatchRecord, data: dict[str, Any] | None = None) -> MatchChange:
         """``data``: ``record.to_json()`` when the caller has it already (the publisher does)."""
+        return cls.from_json(cls.json_of(record, data or record.to_json()))
+
+    @staticmethod
+    def json_of(record: MatchRecord, data: dict[str, Any]) -> dict[str, Any]:
+        """The change as the bus carries it (what ``of(record).to_json()`` gives), built
+        directly from ``data`` = ``record.to_json()``: no dataclass in between to copy back."""
         public = seat_payload(record, None, version_wide=True)
-        header = {k: v for k, v in (data or record.to_json()).items() if k != "snapshot"}
+        header = {k: v for k, v in data.items() if k != "snapshot"}
         header["options"] = public["options"]  # a fixed deal is a secret option
         if record.sealed:  # nobody outside the table may see it: no position, no last move
             header["last_move"] = None
             public = {**public, "view": None, "last_move": None, "legal_moves": []}
-        return cls.from_json({**header, "to_move": public["to_move"], "public": public})
+        return {**header, "to_move": public["to_move"], "public": public}
 
 
 Known = MatchRecord | MatchChange

@@ -67,8 +67,9 @@ async def send(websocket: WebSocket, message: Message | Wire) -> None:
 
 def bus_form(message: Message) -> dict[str, Any]:
     """A message as the event bus carries it to the connections that forward it (plain JSON
-    data: it may cross Redis to other instances)."""
-    return message.model_dump(mode="json")
+    data: it may cross Redis to other instances), with the fields its builder gave, as
+    :func:`encode` writes them."""
+    return message.model_dump(mode="json", exclude_unset=True)
 
 
 def forwarded(message: dict[str, Any], model: type[Message], drop: tuple[str, ...] = (), *,

@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.analysis import compute
-from app.analysis.service import ANALYSIS_CHANNEL, AnalysisService, Work, event
+from app.analysis.service import ANALYSIS_CHANNEL, AnalysisService, Work, event, progress_event
 from app.analysis.values import PositionValue, judge
 from app.kernel.processes import spawn_pool, stop_pool
 from app.realtime.bus import EventBus, match_channel
@@ -99,9 +99,7 @@ class AnalysisRunner:
             self.active.discard(match_id)
 
     def _publish(self, match_id: str, status: str, progress: int, total: int) -> None:
-        self.bus.publish(match_channel(match_id), {"type": "analysis", "match_id": match_id,
-                                                   "status": status, "progress": progress,
-                                                   "total": total})
+        self.bus.publish(match_channel(match_id), progress_event(match_id, status, progress, total))
 
     async def _compute(self, work: Work) -> dict[str, Any]:
         loop = asyncio.get_running_loop()

@@ -22,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.analysis.compute import budget_for
+from app.analysis.messages import AnalysisMessage
 from app.db.models import Match, MatchAnalysis
 from app.db.session import rows_matched
 from app.kernel.errors import Conflict, NotFound
@@ -29,6 +30,7 @@ from app.kernel.identity import Identity
 from app.kernel.timesource import now
 from app.match import sealing, store
 from app.match.service import MatchService
+from app.realtime.messages import bus_form
 
 ANALYSIS_CHANNEL = "analysis"
 """Bus channel telling the job leader that an analysis was requested."""
@@ -56,8 +58,15 @@ def payload(row: MatchAnalysis) -> dict[str, Any]:
 
 
 def event(row: MatchAnalysis | dict[str, Any]) -> dict[str, Any]:
+    """The ``analysis`` message the match's channel carries to its sockets."""
     data = row if isinstance(row, dict) else payload(row)
-    return {"type": EVENT, **{k: data[k] for k in ("match_id", "status", "progress", "total")}}
+    return progress_event(data["match_id"], data["status"], data["progress"], data["total"])
+
+
+def progress_event(match_id: str, status: str, progress: int, total: int) -> dict[str, Any]:
+    return bus_form(AnalysisMessage.model_validate(
+        {"type": EVENT, "match_id": match_id, "status": status, "progress": progress,
+         "total": total}))
 
 
 class AnalysisService:

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.chat.service import PLAYERS, SPECTATORS, readable_rooms
+from app.chat.messages import ChatLineMessage
+from app.chat.service import HIDDEN_FOR, PLAYERS, SPECTATORS, readable_rooms
 from app.match.records import MatchHeader
+from app.realtime.messages import Wire, forwarded
 
 
 def subscribed_rooms(record: MatchHeader, viewer_id: int | None) -> list[str]:
@@ -23,11 +25,11 @@ def subscribed_rooms(record: MatchHeader, viewer_id: int | None) -> list[str]:
 
 
 def visible_line(message: dict[str, Any], record: MatchHeader,
-                 viewer_id: int | None) -> dict[str, Any] | None:
-    """The line as this viewer gets it, or None (a room they may not read now, or a muted or
-    blocked author)."""
+                 viewer_id: int | None) -> Wire | None:
+    """The line as this viewer gets it (encoded once for every viewer who may read it), or None
+    (a room they may not read now, or a muted or blocked author)."""
     if message.get("room") not in readable_rooms(record, viewer_id):
         return None
-    if viewer_id is not None and viewer_id in message.get("hidden_for", ()):
+    if viewer_id is not None and viewer_id in message.get(HIDDEN_FOR, ()):
         return None
-    return {k: v for k, v in message.items() if k != "hidden_for"}
+    return forwarded(message, ChatLineMessage, drop=(HIDDEN_FOR,))

@@ -26,10 +26,12 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.accounts import relations
+from app.chat.messages import ChatLineMessage
 from app.db.models import ChatMessage, User, UserRelation
 from app.kernel.errors import Forbidden, Invalid, NotFound, ServiceError
 from app.kernel.identity import Identity
 from app.match.records import MatchHeader, MatchRecord
+from app.realtime.messages import bus_form
 
 PLAYERS = "players"
 SPECTATORS = "spectators"
@@ -135,6 +137,10 @@ def check_read(record: MatchRecord, viewer_id: int | None, room: str) -> None:
                     code="spectators_room_closed")
 
 
+HIDDEN_FOR = "hidden_for"
+"""Key of a published chat line naming who hides its author: routing only, never sent."""
+
+
 def line_json(message: ChatMessage) -> dict[str, Any]:
     """A chat line as clients get it; ``text`` is English for a phrase (clients translate the
     ``phrase`` code; REST answers translate ``text`` for the caller)."""
@@ -182,8 +188,8 @@ class ChatService:
         line = line_json(message)
         hidden_for = sorted(set(self.session.scalars(
             select(UserRelation.owner_id).where(UserRelation.target_id == user.id))))
-        self.publish(chat_channel(record.id, room),
-                     {"type": "chatLine", **line, "hidden_for": hidden_for})
+        published = bus_form(ChatLineMessage.model_validate({"type": "chatLine", **line}))
+        self.publish(chat_channel(record.id, room), {**published, HIDDEN_FOR: hidden_for})
         return line
 
     def lines(self, record: MatchRecord, viewer_id: int | None, room: str) -> list[dict[str, Any]]:

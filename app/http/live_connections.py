@@ -34,6 +34,7 @@ from typing import Any
 
 from starlette.requests import HTTPConnection
 
+from app.http.messages import ErrorMessage
 from app.http.principal import Principal
 from app.http.ratelimit import RateLimited
 from app.kernel.metrics import CREDENTIAL_RECHECKS, OPEN_CONNECTIONS
@@ -315,7 +316,7 @@ ENDED_MESSAGES = {
 }
 
 
-def ended_message(reason: Reason) -> dict[str, Any]:
+def ended_message(reason: Reason) -> ErrorMessage:
     """The last message of a socket whose credential ended."""
-    return {"type": "error", "code": "credential_ended", "reason": reason,
-            "message": ENDED_MESSAGES.get(reason, "Your credential ended.")}
+    return ErrorMessage(type="error", code="credential_ended", reason=reason,
+                        message=ENDED_MESSAGES.get(reason, "Your credential ended."))

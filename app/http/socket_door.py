@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
-from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketState
 
@@ -33,19 +32,24 @@ from app.http.live_connections import (
     ended_message,
     live_connections,
 )
+from app.http.messages import ErrorMessage
 from app.http.principal import resolve_principal_async
 from app.http.ratelimit import RateLimited
 from app.kernel.errors import Forbidden, Unauthenticated
+from app.realtime.messages import send
 
 _closing: set[asyncio.Task[None]] = set()
 
 
 async def refuse(websocket: WebSocket, code: str, message: str, close_code: int,
-                 **extra: Any) -> None:
+                 retry_after: float | None = None) -> None:
     """Tell the client why in one error message, then close with ``close_code``."""
     if websocket.application_state == WebSocketState.CONNECTING:
         await websocket.accept()
-    await websocket.send_json({"type": "error", "code": code, "message": message, **extra})
+    error = ErrorMessage(type="error", code=code, message=message)
+    if retry_after is not None:
+        error.retry_after = retry_after
+    await send(websocket, error)
     await websocket.close(close_code)
 
 
@@ -62,7 +66,7 @@ def closer(websocket: WebSocket) -> Callable[[Reason], None]:
                 await websocket.close(CLOSE_RESTART, "server restarting")
                 return
             if websocket.application_state == WebSocketState.CONNECTED:
-                await websocket.send_json(ended_message(reason))
+                await send(websocket, ended_message(reason))
             await websocket.close(CLOSE_CREDENTIAL_ENDED)  # before accepting: a refusal
 
     def end(reason: Reason) -> None:

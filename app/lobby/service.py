@@ -22,6 +22,13 @@ from app.db.models import Seek, User, utcnow
 from app.db.session import rows_matched
 from app.kernel.errors import Conflict, Forbidden, Invalid, NotFound
 from app.kernel.identity import Identity
+from app.lobby.messages import (
+    ChallengeCanceledMessage,
+    ChallengeDeclinedMessage,
+    LobbyChallengeMessage,
+    MatchStartedMessage,
+    SeeksMessage,
+)
 from app.match import clocks
 from app.match.bots import ensure_bot_user, find_user_id, level_of
 from app.match.option_privacy import (
@@ -31,6 +38,7 @@ from app.match.option_privacy import (
 )
 from app.match.ratings import get_rating, rating_json
 from app.match.service import MatchService, validate_setup
+from app.realtime.messages import bus_form
 
 RATED_KINDS = ("account", "bot")
 """Users who play rated games: accounts and bot accounts."""
@@ -45,6 +53,12 @@ Publish = Callable[[str, dict[str, Any]], None]
 
 def user_channel(user_id: int) -> str:
     return f"user:{user_id}"
+
+
+def seeks_message(seeks: list[dict[str, Any]]) -> dict[str, Any]:
+    """The lobby channel's ``seeks`` message (every open seek: each socket keeps those its
+    viewer may see)."""
+    return bus_form(SeeksMessage.model_validate({"type": "seeks", "seeks": seeks}))
 
 
 def _new_seek_id() -> str:
@@ -96,7 +110,7 @@ class LobbyService:
                 or viewer_id in (s["creator"]["id"], (s["target"] or {}).get("id"))]
 
     def _lobby_changed(self) -> None:
-        self.publish(LOBBY_CHANNEL, {"type": "seeks", "seeks": self.open_seeks()})
+        self.publish(LOBBY_CHANNEL, seeks_message(self.open_seeks()))
 
     # -- use cases --------------------------------------------------------------------------------
 
@@ -131,7 +145,8 @@ class LobbyService:
         self.session.refresh(seek)
         self._lobby_changed()
         if target is not None:
-            self.publish(user_channel(target.id), {"type": "challenge", "seek": self.seek_json(seek)})
+            self.publish(user_channel(target.id), bus_form(LobbyChallengeMessage.model_validate(
+                {"type": "challenge", "seek": self.seek_json(seek)})))
         self.on_seek_created(user.id)
         return self.seek_json(seek)
 
@@ -166,8 +181,8 @@ class LobbyService:
         if match is not None:
             self.matches.announce(match)
             for user_id in joined:
-                self.publish(user_channel(user_id), {"type": "match_started", "match_id": match.id,
-                                                     "seek_id": seek.id})
+                self.publish(user_channel(user_id), bus_form(MatchStartedMessage(
+                    type="match_started", match_id=match.id, seek_id=seek.id)))
         self._lobby_changed()
         return self.seek_json(seek)
 
@@ -207,8 +222,8 @@ class LobbyService:
 
     def _tell_target_cancelled(self, seek: Seek, seek_json: dict[str, Any]) -> None:
         if seek.kind == "challenge" and seek.target_id is not None:
-            self.publish(user_channel(seek.target_id),
-                         {"type": "challenge_canceled", "seek": seek_json})
+            self.publish(user_channel(seek.target_id), bus_form(ChallengeCanceledMessage.model_validate(
+                {"type": "challenge_canceled", "seek": seek_json})))
 
     def decline(self, seek_id: str, user: Identity) -> dict[str, Any]:
         seek = self._load(seek_id)
@@ -218,7 +233,8 @@ class LobbyService:
             raise Conflict("This challenge is no longer open.", code="seek_closed")
         seek.status = "declined"
         declined = self._save(seek)
-        self.publish(user_channel(seek.creator_id), {"type": "challenge_declined", "seek": declined})
+        self.publish(user_channel(seek.creator_id), bus_form(ChallengeDeclinedMessage.model_validate(
+            {"type": "challenge_declined", "seek": declined})))
         return declined
 
     def challenge(self, user: Identity, target_name: str, game: str,

@@ -12,10 +12,18 @@ from fastapi import APIRouter, Depends, WebSocket
 from app.http.doors import declared
 from app.http.scopes import READ
 from app.http.socket_door import accept, entered
-from app.lobby.service import LOBBY_CHANNEL, LobbyService, user_channel
+from app.lobby.messages import (
+    ChallengeCanceledMessage,
+    ChallengeDeclinedMessage,
+    LobbyChallengeMessage,
+    MatchStartedMessage,
+    SeeksMessage,
+)
+from app.lobby.service import LOBBY_CHANNEL, LobbyService, seeks_message, user_channel
 from app.match.service import MatchService
 from app.realtime.bus import RESYNC
 from app.realtime.connection import answer_pings, run_jobs
+from app.realtime.messages import Message, Wire, encode, forwarded, send
 
 router = APIRouter()
 
@@ -43,25 +51,38 @@ async def lobby_socket(websocket: WebSocket) -> None:
         presence = websocket.app.state.presence
         connection = presence.connect(viewer_id)
         stack.callback(presence.disconnect, connection)
-        await websocket.send_json({"type": "seeks",
-                                   "seeks": LobbyService.visible_to(seeks, viewer_id)})
+        await send(websocket, _seeks_for(seeks_message(seeks), viewer_id))
 
         async def forward_lobby() -> None:
             async for message in lobby_events:
                 if message.get("type") == RESYNC:  # the bus was away: read the seeks again
-                    message = {"type": "seeks",
-                               "seeks": await asyncio.to_thread(_open_seeks, websocket)}
+                    message = seeks_message(await asyncio.to_thread(_open_seeks, websocket))
                 if message.get("type") == "seeks":
-                    message = {"type": "seeks",
-                               "seeks": LobbyService.visible_to(message["seeks"], viewer_id)}
-                await websocket.send_json(message)
+                    await send(websocket, _seeks_for(message, viewer_id))
 
         async def forward_personal() -> None:
             if personal is None:
                 await asyncio.Event().wait()
                 return
             async for message in personal:
-                if message.get("type") != RESYNC:  # nothing to read again for one's own events
-                    await websocket.send_json(message)
+                model = PERSONAL.get(str(message.get("type")))  # nothing to resync: own events
+                if model is not None:
+                    await send(websocket, forwarded(message, model))
 
         await run_jobs(websocket, forward_lobby, forward_personal, lambda: answer_pings(websocket))
+
+
+PERSONAL: dict[str, type[Message]] = {
+    "challenge": LobbyChallengeMessage, "match_started": MatchStartedMessage,
+    "challenge_declined": ChallengeDeclinedMessage, "challenge_canceled": ChallengeCanceledMessage}
+
+
+def _seeks_for(message: dict[str, Any], viewer_id: int | None) -> Wire:
+    """The seeks this viewer may see: challenges only when they involve them. A viewer in no
+    challenge gets the message every such viewer gets, encoded once."""
+    seeks = message["seeks"]
+    visible = LobbyService.visible_to(seeks, viewer_id)
+    if all(s["kind"] != "challenge" for s in visible):
+        return forwarded(message, SeeksMessage, variant="public", content=lambda: (
+            SeeksMessage.model_validate({"type": "seeks", "seeks": visible})))
+    return encode(SeeksMessage.model_validate({"type": "seeks", "seeks": visible}))

@@ -6,29 +6,55 @@ spectator view. The engine snapshot (which may hold secrets) never leaves throug
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
-
 from app.kernel.timesource import now
 from app.match import clocks, store
+from app.match.messages import ClockMessage, OfferMessage, ResultMessage, StateMessage
 from app.match.offers import offer_kinds
 from app.match.option_privacy import has_fixed_deal, public_options
 from app.match.records import MatchHeader, MatchRecord
-from games import registry
+from app.realtime.messages import Message, Wire, encode
+from games import State, registry
 
 
 def match_payload(record: MatchRecord, viewer_id: int | None) -> dict[str, Any]:
     return seat_payload(record, record.seat_of(viewer_id))
 
 
-def seat_payload(record: MatchRecord, seat: int | None) -> dict[str, Any]:
-    """The match as the holder of ``seat`` sees it (``None``: a spectator)."""
+def seat_payload(record: MatchRecord, seat: int | None, *, version_wide: bool = False
+                 ) -> dict[str, Any]:
+    """The match as the holder of ``seat`` sees it (``None``: a spectator).
+
+    ``version_wide``: take what every seat sees alike (players, options, clock, offers…) from
+    the record's first payload instead of building it again: the publisher's spectator view
+    and each seat's message after a move share it (the clock then shows its time as of the
+    publish, with ``as_of`` saying when). A REST answer builds its own, as of now."""
     state = store.state_of(record)
-    to_move = state.to_move if record.status == "active" else None
+    head, tail = _shared_parts(record, state) if version_wide else _parts(record, state)
+    to_move = head["to_move"]
     legal = state.legal_moves() if seat is not None and to_move == seat else []
-    return {
+    return {**head, "your_seat": seat, "view": state.view(seat), "legal_moves": legal, **tail}
+
+
+Parts = tuple[dict[str, Any], dict[str, Any]]
+_PARTS = "parts"
+
+
+def _shared_parts(record: MatchRecord, state: State) -> Parts:
+    built = record.built_messages
+    found: Parts | None = built.get(_PARTS)
+    if found is None:
+        found = built[_PARTS] = _parts(record, state)
+    return found
+
+
+def _parts(record: MatchRecord, state: State) -> Parts:
+    """What every seat sees alike, before and after the seat's own fields."""
+    to_move = state.to_move if record.status == "active" else None
+    head = {
         "id": record.id,
         "game": record.game,
         "options": public_options(record.game, record.options),
@@ -45,9 +71,8 @@ def seat_payload(record: MatchRecord, seat: int | None) -> dict[str, Any]:
         "ply": record.ply,
         "version": record.version,
         "to_move": to_move,
-        "your_seat": seat,
-        "view": state.view(seat),
-        "legal_moves": legal,
+    }
+    tail = {
         "last_move": record.last_move,
         "result": record.result,
         "rated": record.rated,
@@ -63,12 +88,13 @@ def seat_payload(record: MatchRecord, seat: int | None) -> dict[str, Any]:
         "started_at": record.started_at,
         "finished_at": record.finished_at,
     }
+    return head, tail
 
 
 def view_of(known: Known, seat: int | None) -> dict[str, Any]:
     """The payload for ``seat`` from whichever form of the match a connection holds."""
     if isinstance(known, MatchRecord):
-        return seat_payload(known, seat)
+        return seat_payload(known, seat, version_wide=True)
     if seat is not None:
         raise ValueError("a seat's view is built from the full record, not from a change")
     return known.public
@@ -108,13 +134,19 @@ class MatchChange(MatchHeader):
     @classmethod
     def of(cls, record: MatchRecord, data: dict[str, Any] | None = None) -> MatchChange:
         """``data``: ``record.to_json()`` when the caller has it already (the publisher does)."""
-        public = seat_payload(record, None)
-        header = {k: v for k, v in (data or record.to_json()).items() if k != "snapshot"}
+        return cls.from_json(cls.json_of(record, data or record.to_json()))
+
+    @staticmethod
+    def json_of(record: MatchRecord, data: dict[str, Any]) -> dict[str, Any]:
+        """The change as the bus carries it (what ``of(record).to_json()`` gives), built
+        directly from ``data`` = ``record.to_json()``: no dataclass in between to copy back."""
+        public = seat_payload(record, None, version_wide=True)
+        header = {k: v for k, v in data.items() if k != "snapshot"}
         header["options"] = public["options"]  # a fixed deal is a secret option
         if record.sealed:  # nobody outside the table may see it: no position, no last move
             header["last_move"] = None
             public = {**public, "view": None, "last_move": None, "legal_moves": []}
-        return cls.from_json({**header, "to_move": public["to_move"], "public": public})
+        return {**header, "to_move": public["to_move"], "public": public}
 
 
 Known = MatchRecord | MatchChange
@@ -123,13 +155,13 @@ Known = MatchRecord | MatchChange
 
 @dataclass(frozen=True, slots=True)
 class SeatMessage:
-    """A seat's encoded ``{"type": "state", ...}`` message and the clock it shows (for the
-    typed ``clock`` event that follows it). Only these two are kept: the message's dict, with
+    """A seat's encoded ``state`` message and the ``clock`` event that follows it (the same
+    clock, as of the same instant). Only the encoded texts are kept: the message's dict, with
     the whole view inside, made hundreds of thousands of objects for the garbage collector to
     walk under load (the fan-out's p99 was its full collections)."""
 
-    text: str
-    clock: clocks.PublicClock | None
+    state: Wire
+    clock: Wire | None
 
 
 def seat_message(known: Known, seat: int | None) -> SeatMessage:
@@ -137,10 +169,43 @@ def seat_message(known: Known, seat: int | None) -> SeatMessage:
     match version whatever the number of sockets showing it: the first socket of a seat pays,
     the others reuse the text. Kept on the shared record or change itself (see
     ``SharedMatches``), so it goes when no connection shows that version any more. A change
-    gives the spectators' message only: a seat's view needs the full record. On the loop only."""
+    gives the spectators' message only: a seat's view needs the full record. On the loop only.
+
+    The view is built here from the record, so the model is filled without a validation pass
+    (``model_construct``); a test validates what this builds against the published schema."""
     built = known.built_messages
     found = built.get(seat)
     if found is None:
-        message = {"type": "state", **view_of(known, seat)}
-        found = built[seat] = SeatMessage(orjson.dumps(message).decode(), message.get("clock"))
+        view = view_of(known, seat)
+        clock = view.get("clock")
+        found = built[seat] = SeatMessage(
+            encode(StateMessage.model_construct(type="state", **view)),
+            None if clock is None else encode(ClockMessage.model_validate(
+                {"type": "clock", "ply": known.ply, **clock})))
+    return found
+
+
+def change_messages(previous: Known, current: Known) -> list[Wire]:
+    """The typed events after a change's ``state`` message beside its ``clock``, for clients
+    that only care about one thing: ``offer`` when the offers changed, ``result`` when the match
+    ended. Encoded once per version (kept beside the seats' messages)."""
+    events = []
+    offers = current.offers or {}
+    if (previous.offers or {}) != offers:
+        events.append(once(current, "offer", lambda: OfferMessage(
+            type="offer", ply=current.ply, offers=offers)))
+    if current.status != previous.status and current.status in ("finished", "aborted"):
+        events.append(once(current, "result", lambda: ResultMessage.model_validate(
+            {"type": "result", "status": current.status, "result": current.result})))
+    return events
+
+
+def once(known: Known, key: object, build: Callable[[], Message]) -> Wire:
+    """The message ``key`` of this match version, built and encoded by its first connection
+    and kept beside the seats' messages for the others."""
+    built = known.built_messages
+    found = built.get(key)
+    if found is None:
+        found = built[key] = encode(build())
+    assert isinstance(found, Wire)
     return found

@@ -11,12 +11,14 @@ from fastapi import APIRouter, Depends, WebSocket
 from app.http.doors import declared
 from app.http.scopes import PUBLIC
 from app.http.socket_door import accept, entered
-from app.match.payloads import live_item
+from app.match.messages import LiveMatchMessage
+from app.match.payloads import Known, live_item
 from app.match.ratings import seat_ratings
 from app.match.records import MatchHeader
 from app.notices.match_feed import shared_matches
 from app.realtime.bus import LIVE_CHANNEL
 from app.realtime.connection import answer_pings, run_jobs
+from app.realtime.messages import Wire, encode, send
 
 router = APIRouter()
 RATINGS_KEPT = 2048
@@ -40,6 +42,26 @@ async def seat_ratings_of(websocket: WebSocket, record: MatchHeader) -> dict[int
     return cache[record.id]
 
 
+async def live_message(websocket: WebSocket, known: Known) -> Wire:
+    """The ``match`` message for this version, built and encoded once for every live socket of
+    the process (kept with the version's other messages; ratings and the spectator count as the
+    first socket to send it read them)."""
+    built = known.built_messages
+    found = built.get(LIVE)
+    if found is None:
+        rated = await seat_ratings_of(websocket, known)
+        found = built.get(LIVE)  # another socket may have built it meanwhile
+        if found is None:
+            counts = websocket.app.state.presence.spectator_counts()
+            item = live_item(known, rated, counts.get(known.id, 0))
+            found = built[LIVE] = encode(LiveMatchMessage.model_construct(type="match", **item))
+    assert isinstance(found, Wire)
+    return found
+
+
+LIVE = "live"
+
+
 @router.websocket("/api/v1/live/ws", dependencies=[Depends(declared(PUBLIC))])
 async def live_socket(websocket: WebSocket) -> None:
     async with entered(websocket, PUBLIC) as live:
@@ -59,9 +81,6 @@ async def _forward_changes(websocket: WebSocket) -> None:
                 record = shared_matches(websocket.app.state).decode(message)
                 if record.status == "waiting" or record.sealed:  # sealed: a duplicate table
                     continue
-                counts = websocket.app.state.presence.spectator_counts()
-                rated = await seat_ratings_of(websocket, record)
-                await websocket.send_json({"type": "match", **live_item(
-                    record, rated, counts.get(record.id, 0))})
+                await send(websocket, await live_message(websocket, record))
 
         await run_jobs(websocket, forward_changes, lambda: answer_pings(websocket))

@@ -43,24 +43,27 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
+from app.analysis.messages import AnalysisMessage
 from app.chat.feed import visible_line
 from app.db.one_hop import as_server_busy, is_busy_error
 from app.http import ratelimit
 from app.http.doors import declared
 from app.http.live_connections import CLOSE_FORBIDDEN, Live
+from app.http.messages import ErrorMessage
 from app.http.scopes import PLAY, READ
 from app.http.socket_door import accept, enter, leave, refuse
 from app.kernel import i18n
 from app.kernel.errors import NotFound, ServiceError
 from app.kernel.identity import Identity
 from app.match import sealing
-from app.match.clocks import PublicClock
-from app.match.payloads import Known, seat_message
+from app.match.messages import AckMessage
+from app.match.payloads import Known, change_messages, seat_message
 from app.match.records import MatchRecord
 from app.match.service import MatchService
 from app.notices.match_feed import MatchFeed, shared_matches
 from app.realtime.bus import QUEUE_SIZE, RESYNC, Receiver
 from app.realtime.connection import EXPECTED_ENDINGS
+from app.realtime.messages import PONG, Message, PresenceMessage, forwarded, send
 from app.realtime.presence import Connection, Presence
 
 log = logging.getLogger(__name__)
@@ -92,51 +95,46 @@ def _play(websocket: WebSocket, match_id: str, viewer: Identity, move: str, ply:
 
 
 async def play_from_socket(websocket: WebSocket, match_id: str, live: Live,
-                           message: dict[str, Any]) -> dict[str, Any]:
+                           message: dict[str, Any]) -> AckMessage | ErrorMessage:
     """The ack or the typed error for one ``move`` message."""
     tag = message.get("id")
+    if not isinstance(tag, str | int) or isinstance(tag, bool):
+        tag = None
     move, ply = message.get("move"), message.get("ply")
     principal, viewer = live.principal, live.principal.user
+
+    def error(code: str, text: str) -> ErrorMessage:
+        return ErrorMessage(type="error", id=tag, code=code, message=text)
+
     if viewer is None:
-        return {"type": "error", "id": tag, "code": "unauthenticated",
-                "message": "Sign in first: only a seated player can move."}
+        return error("unauthenticated", "Sign in first: only a seated player can move.")
     if live.ended is not None or principal.expired():  # the socket is being closed
-        return {"type": "error", "id": tag, "code": "credential_ended",
-                "message": "Your credential has ended: this socket is closing."}
+        return error("credential_ended", "Your credential has ended: this socket is closing.")
     if not principal.allows(PLAY):
-        return {"type": "error", "id": tag, "code": "missing_scope",
-                "message": "This token lacks the `play` scope: it cannot move."}
+        return error("missing_scope", "This token lacks the `play` scope: it cannot move.")
     if not isinstance(move, str) or not isinstance(ply, int) or isinstance(ply, bool):
-        return {"type": "error", "id": tag, "code": "invalid_request",
-                "message": 'A move message is {"type": "move", "move": "<text>", "ply": <int>}.'}
+        return error("invalid_request",
+                     'A move message is {"type": "move", "move": "<text>", "ply": <int>}.')
     wait = ratelimit.check(websocket, "moves")
     if wait is not None:
-        return {"type": "error", "id": tag, "code": "rate_limited", "retry_after": wait,
-                "message": f"Too many moves: wait {wait:.0f} s."}
+        limited = error("rate_limited", f"Too many moves: wait {wait:.0f} s.")
+        limited.retry_after = wait
+        return limited
     # An illegal move's reason comes in the player's language (the HTTP middleware skips sockets).
     language = i18n.current_language.set(i18n.choose_language(websocket))
     try:
         record = await asyncio.to_thread(_play, websocket, match_id, viewer, move, ply)
-    except ServiceError as error:
-        return {"type": "error", "id": tag, "code": error.code, "message": error.message,
-                **error.extra}
+    except ServiceError as failed:
+        return ErrorMessage.model_validate({"type": "error", "id": tag, "code": failed.code,
+                                            "message": failed.message, **failed.extra})
     finally:
         i18n.current_language.reset(language)
-    return {"type": "ack", "id": tag, "ply": record.ply, "version": record.version}
+    return AckMessage(type="ack", id=tag, ply=record.ply, version=record.version)
 
 
-def change_events(previous: Known, current: Known, clock: PublicClock | None
-                  ) -> list[dict[str, Any]]:
-    """Typed events after a state message (whose clock is ``clock``), for clients that only
-    care about one thing."""
-    events = []
-    if clock is not None:
-        events.append({"type": "clock", "ply": current.ply, **clock})
-    if (previous.offers or {}) != (current.offers or {}):
-        events.append({"type": "offer", "ply": current.ply, "offers": current.offers or {}})
-    if current.status != previous.status and current.status in ("finished", "aborted"):
-        events.append({"type": "result", "status": current.status, "result": current.result})
-    return events
+FORWARDED: dict[str, type[Message]] = {"presence": PresenceMessage, "analysis": AnalysisMessage}
+"""What else the match's channel carries to its sockets, as it is: batched presence, the
+analysis's progress."""
 
 
 class SocketFeed(Receiver):
@@ -219,7 +217,7 @@ class SocketFeed(Receiver):
         if kind == "chatLine":  # only the rooms this viewer may read now
             line = visible_line(message, latest, feed.viewer_id)
             if line is not None:
-                await websocket.send_json(line)
+                await send(websocket, line)
             return
         if kind == RESYNC:  # the bus was away: changes may have been missed
             try:
@@ -227,7 +225,9 @@ class SocketFeed(Receiver):
             except NotFound:
                 return
         elif kind not in ("record", "change"):
-            await websocket.send_json(message)  # presence (batched), clock ticks, …
+            model = FORWARDED.get(str(kind))
+            if model is not None:
+                await send(websocket, forwarded(message, model))
             return
         else:
             incoming = await feed.newer(message, latest, self.load)
@@ -240,9 +240,11 @@ class SocketFeed(Receiver):
             if self.presence is not None and self.connection is not None:
                 self.connection = self.presence.reseat(self.connection, seat)
         built = seat_message(incoming, self.seat)
-        await websocket.send_text(built.text)
-        for event in change_events(latest, incoming, built.clock):
-            await websocket.send_json(event)
+        await send(websocket, built.state)
+        if built.clock is not None:
+            await send(websocket, built.clock)
+        for event in change_messages(latest, incoming):
+            await send(websocket, event)
 
 
 class MatchSockets:
@@ -330,7 +332,7 @@ async def _serve(websocket: WebSocket, match_id: str, live: Live) -> None:
         await feed.settle(first)
         socket.seat = first.seat_of(viewer_id)
         socket.connection = presence.connect(viewer_id, match_id, socket.seat)
-        await websocket.send_text(seat_message(first, socket.seat).text)
+        await send(websocket, seat_message(first, socket.seat).state)
         socket.start(first)
         del first  # the socket's latest from now on: an old version must not stay alive here
         await answer_client(websocket, socket, match_id, live)
@@ -352,15 +354,14 @@ async def answer_client(websocket: WebSocket, socket: SocketFeed, match_id: str,
         message = await websocket.receive_json()
         kind = message.get("type") if isinstance(message, dict) else None
         if kind == "ping":
-            await websocket.send_json({"type": "pong"})
+            await send(websocket, PONG)
         elif kind == "move":
             if not live.start_move():  # closing for a restart: unplayed, the client retries
                 continue
             try:
-                await websocket.send_json(
-                    await play_from_socket(websocket, match_id, live, message))
+                await send(websocket, await play_from_socket(websocket, match_id, live, message))
             finally:
                 live.finish_move()
         elif kind == "sync":
             with contextlib.suppress(NotFound):
-                await websocket.send_text(seat_message(await socket.load(), socket.seat).text)
+                await send(websocket, seat_message(await socket.load(), socket.seat).state)

@@ -9,9 +9,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.match.payloads import Known, view_of
+from app.match.payloads import Known, once, view_of
 from app.match.records import MatchHeader, MatchRecord
 from app.notices.turn_notices import TurnNotices
+from app.protocol.messages import (
+    ChallengeCanceledEvent,
+    ChallengeDeclinedEvent,
+    ChallengeEvent,
+    GameFinishEvent,
+    GameFullEvent,
+    GameStartEvent,
+    GameStateEvent,
+    OpponentGoneEvent,
+    StreamFinishEvent,
+    StreamOfferEvent,
+)
+from app.realtime.messages import Message, Wire
 
 OVER = ("finished", "aborted")
 
@@ -45,34 +58,39 @@ class AccountGames:
         self.finished: set[str] = set()
         self.notices = TurnNotices(user_id)
 
-    def events_for(self, record: Known) -> list[dict[str, Any]]:
+    def events_for(self, record: Known) -> list[Message]:
         return self._lifecycle(record) + self.notices.events_for(record)  # yourTurn notices
 
-    def _lifecycle(self, record: Known) -> list[dict[str, Any]]:
+    def _lifecycle(self, record: Known) -> list[Message]:
         if record.seat_of(self.user_id) is None:
             return []
         if record.status == "active" and record.id not in self.started:
             self.started.add(record.id)
-            return [{"type": "gameStart", "game": game_summary(record, self.user_id)}]
+            return [GameStartEvent.model_validate(
+                {"type": "gameStart", "game": game_summary(record, self.user_id)})]
         if record.status in OVER and record.id not in self.finished:
             fresh = record.id in self.started or (record.finished_at or "") >= self.since
             if fresh:
                 self.finished.add(record.id)
-                return [{"type": "gameFinish", "game": game_summary(record, self.user_id)}]
+                return [GameFinishEvent.model_validate(
+                    {"type": "gameFinish", "game": game_summary(record, self.user_id)})]
         return []
 
 
-PERSONAL_EVENTS = {"challenge": "challenge", "challenge_declined": "challengeDeclined",
-                   "challenge_canceled": "challengeCanceled"}
-"""Lobby messages on a user's channel -> event stream types (``match_started`` is left out:
+PERSONAL_EVENTS: dict[str, tuple[type[Message], str]] = {
+    "challenge": (ChallengeEvent, "challenge"),
+    "challenge_declined": (ChallengeDeclinedEvent, "challengeDeclined"),
+    "challenge_canceled": (ChallengeCanceledEvent, "challengeCanceled")}
+"""Lobby messages on a user's channel -> event stream events (``match_started`` is left out:
 ``gameStart`` says the same for every way a match can start)."""
 
 
-def personal_event(message: dict[str, Any]) -> dict[str, Any] | None:
-    kind = PERSONAL_EVENTS.get(str(message.get("type")))
-    if kind is None or not isinstance(message.get("seek"), dict):
+def personal_event(message: dict[str, Any]) -> Message | None:
+    found = PERSONAL_EVENTS.get(str(message.get("type")))
+    if found is None or not isinstance(message.get("seek"), dict):
         return None
-    return {"type": kind, "challenge": message["seek"]}
+    model, kind = found
+    return model.model_validate({"type": kind, "challenge": message["seek"]})
 
 
 class MatchFollower:
@@ -92,27 +110,35 @@ view from the full record, a spectator's from the public change).
     def over(self) -> bool:
         return self.latest.status in OVER
 
-    def first_events(self) -> list[dict[str, Any]]:
+    def first_events(self) -> list[Message | Wire]:
         payload = self._payload(self.latest)
-        events = [{"type": "gameFull", "protocol": self.protocol, **payload}]
+        events: list[Message | Wire] = [GameFullEvent.model_construct(
+            type="gameFull", protocol=self.protocol, **payload)]
         if self.over:
             events.append(self._finish())
         return events
 
-    def _finish(self) -> dict[str, Any]:
-        return {"type": "gameFinish", "status": self.latest.status, "result": self.latest.result}
+    def _finish(self) -> Wire:
+        latest = self.latest
+        return once(latest, "gameFinish", lambda: StreamFinishEvent.model_validate(
+            {"type": "gameFinish", "status": latest.status, "result": latest.result}))
 
     def _payload(self, known: Known) -> dict[str, Any]:
         return view_of(known, known.seat_of(self.viewer_id))
 
-    def events_for(self, record: Known) -> list[dict[str, Any]]:
-        """Events after a committed change; older versions overtaken by newer ones are dropped."""
+    def events_for(self, record: Known) -> list[Message | Wire]:
+        """Events after a committed change; older versions overtaken by newer ones are dropped.
+        Each is encoded once per version (and seat) for every stream showing it."""
         if record.version < self.latest.version or self.over:
             return []
         previous, self.latest = self.latest, record
-        events = [{"type": "gameState", **self._payload(record)}]
-        if (previous.offers or {}) != (record.offers or {}):
-            events.append({"type": "offer", "ply": record.ply, "offers": record.offers or {}})
+        seat = record.seat_of(self.viewer_id)
+        events: list[Message | Wire] = [once(record, ("gameState", seat), lambda: (
+            GameStateEvent.model_construct(type="gameState", **view_of(record, seat))))]
+        offers = record.offers or {}
+        if (previous.offers or {}) != offers:
+            events.append(once(record, "streamOffer", lambda: StreamOfferEvent(
+                type="offer", ply=record.ply, offers=offers)))
         if self.over:
             events.append(self._finish())
         return events
@@ -124,7 +150,7 @@ view from the full record, a spectator's from the public change).
                 if s.user_id is not None and s.seat != mine and s.seat not in self.latest.eliminated]
 
     def presence_events(self, away_seconds: dict[int, float], claim_after: float,
-                        online_seats: list[int]) -> list[dict[str, Any]]:
+                        online_seats: list[int]) -> list[Message]:
         """``opponentGone`` when the set of absent opponents changes (real-time games, players
         only): with the seconds left until a win may be claimed, or ``gone: false`` on return."""
         realtime = (self.latest.time_control or {}).get("kind") == "realtime"
@@ -136,8 +162,8 @@ view from the full record, a spectator's from the public change).
             return []
         self.gone = gone
         if not gone:
-            return [{"type": "opponentGone", "gone": False, "seats": [],
-                     "claim_win_in_seconds": None}]
+            return [OpponentGoneEvent(type="opponentGone", gone=False, seats=[],
+                                      claim_win_in_seconds=None)]
         left = max(claim_after - min(away_seconds.get(seat, 0.0) for seat in gone), 0.0)
-        return [{"type": "opponentGone", "gone": True, "seats": list(gone),
-                 "claim_win_in_seconds": int(left + 0.999)}]
+        return [OpponentGoneEvent(type="opponentGone", gone=True, seats=list(gone),
+                                  claim_win_in_seconds=int(left + 0.999))]

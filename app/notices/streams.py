@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -35,16 +34,17 @@ from app.match.service import MatchService
 from app.notices.match_feed import MatchFeed, shared_matches
 from app.notices.stream_events import AccountGames, MatchFollower, personal_event
 from app.people.profiles import games_in_play
-from app.protocol.messages import PROTOCOL_VERSION
+from app.protocol.messages import PROTOCOL_VERSION, ChallengeEvent
 from app.realtime.bus import LIVE_CHANNEL, RESYNC
 from app.realtime.connection import answer_pings, run_jobs
+from app.realtime.messages import Message, Wire, encode, send
 
 router = APIRouter(route_class=OneHopRoute, tags=["streams"])
 
 KEEPALIVE_SECONDS = 6.0
 QUEUE_SIZE = 256
 NDJSON = "application/x-ndjson"
-Events = AsyncIterator[dict[str, Any]]
+Events = AsyncIterator[Message | Wire]
 
 
 class LiveStream(StreamingResponse):
@@ -89,7 +89,7 @@ async def _ndjson(events: Callable[[], Events], keepalive: float,
                 return
             if kind == "error":
                 raise item
-            yield (json.dumps(item, ensure_ascii=False) + "\n").encode()
+            yield (item if isinstance(item, Wire) else encode(item)).line()
     finally:
         producer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -143,10 +143,10 @@ async def account_events(app: Any, user: Identity) -> Events:
             for event in tracker.events_for(record):
                 yield event
         for challenge in challenges:
-            yield {"type": "challenge", "challenge": challenge}
+            yield ChallengeEvent.model_validate({"type": "challenge", "challenge": challenge})
         merged: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
 
-        async def pump(name: str, source: Events) -> None:
+        async def pump(name: str, source: AsyncIterator[dict[str, Any]]) -> None:
             async for message in source:
                 await merged.put((name, message))
 
@@ -198,7 +198,7 @@ async def _send_account_events(websocket: WebSocket, user: Identity) -> None:
 
     async def forward() -> None:
         async for event in account_events(websocket.app, user):
-            await websocket.send_json(event)
+            await send(websocket, event)
 
     await run_jobs(websocket, forward, lambda: answer_pings(websocket))
 
@@ -261,7 +261,7 @@ async def match_events(app: Any, match_id: str, viewer: Identity | None,
 
 
 async def _presence(follower: MatchFollower, presence: Any, match_id: str, claim_after: float,
-                    online: list[int] | None = None) -> list[dict[str, Any]]:
+                    online: list[int] | None = None) -> list[Message]:
     record = follower.latest
     if online is None:
         online = (await presence.match_presence_async(match_id))["online_seats"]

@@ -12,6 +12,8 @@ from typing import Any
 
 from app.match.payloads import Known, to_move_of
 from app.match.records import MatchHeader
+from app.protocol.messages import AccountOfferEvent, YourTurnEvent
+from app.realtime.messages import Message
 
 OFFER_KINDS = ("draw", "takeback", "end", "rematch")
 
@@ -33,15 +35,16 @@ class TurnNotices:
         self.turns: dict[str, int] = {}  # match id -> ply already announced
         self.offers: dict[str, set[str]] = {}  # match id -> offers already announced
 
-    def events_for(self, record: Known) -> list[dict[str, Any]]:
+    def events_for(self, record: Known) -> list[Message]:
         seat = record.seat_of(self.user_id)
         if seat is None:
             return []
-        events = []
+        events: list[Message] = []
         if record.status == "active" and to_move_of(record) == seat:
             if self.turns.get(record.id) != record.ply:
                 self.turns[record.id] = record.ply
-                events.append({"type": "yourTurn", "game": game_brief(record, self.user_id)})
+                events.append(YourTurnEvent.model_validate(
+                    {"type": "yourTurn", "game": game_brief(record, self.user_id)}))
         else:
             self.turns.pop(record.id, None)
         offers = record.offers or {}
@@ -49,6 +52,7 @@ class TurnNotices:
                    if isinstance(offers.get(kind), list) and offers[kind]
                    and seat not in offers[kind]}
         for kind in sorted(pending - self.offers.get(record.id, set())):
-            events.append({"type": "offer", "kind": kind, "game": game_brief(record, self.user_id)})
+            events.append(AccountOfferEvent.model_validate(
+                {"type": "offer", "kind": kind, "game": game_brief(record, self.user_id)}))
         self.offers[record.id] = pending
         return events

@@ -18,6 +18,7 @@ LOBBY_SOCKET = "WS /api/v1/lobby/ws"
 LIVE_SOCKET = "WS /api/v1/live/ws"
 EVENT_STREAM = "GET /api/v1/stream/event"
 MATCH_STREAM = "GET /api/v1/matches/{id}/stream"
+TOURNAMENT_SOCKETS = "WS /api/v1/tournaments/ws, WS /api/v1/tournaments/{id}/ws"
 
 CHANNELS: dict[str, str] = {
     MATCH_SOCKET: "One match, live. Browsers use their session cookie; programs add `?token=`.",
@@ -28,9 +29,11 @@ CHANNELS: dict[str, str] = {
                    "`WS /api/v1/stream/event/ws`."),
     MATCH_STREAM: ("NDJSON for one match as the token's seat (or as a spectator): `gameFull` "
                    "first, then changes; closes after `gameFinish`. Empty keep-alive lines."),
+    TOURNAMENT_SOCKETS: "Every tournament's changes (the list), or one tournament's.",
 }
 
 _USER = {"id": 7, "name": "Aiko", "kind": "account"}
+_RATING = {"mu": 1512.4, "sigma": 96.1, "games": 23, "provisional": False, "display": 1512.4}
 _BOT = {"id": 2, "name": "Bot (easy)", "kind": "bot"}
 _CLOCK = {"remaining_ms": [291200, 300000], "ticking": 1, "running": True, "first_move_ms": None,
           "as_of": "2026-11-23T04:00:03.120000Z", "kind": "realtime"}
@@ -92,6 +95,9 @@ ENTRIES: list[Entry] = [
           {"type": "error", "id": "m-17", "code": "stale_ply",
            "message": "The match is at ply 4, not 3: refresh and try again."}),
     Entry(MATCH_SOCKET, "server", m.PongMessage, {"type": "pong"}),
+    Entry(MATCH_SOCKET, "server", m.AnalysisMessage,
+          {"type": "analysis", "match_id": "Ab12Cd34", "status": "running", "progress": 12,
+           "total": 41}),
     Entry(MATCH_SOCKET, "client", m.MoveRequest,
           {"type": "move", "move": "c3-d4", "ply": 3, "id": "m-17"}),
     Entry(MATCH_SOCKET, "client", m.SyncRequest, {"type": "sync"}),
@@ -103,10 +109,14 @@ ENTRIES: list[Entry] = [
           {"type": "match_started", "match_id": "Ab12Cd34", "seek_id": "Sk9Lm2Qp"}),
     Entry(LOBBY_SOCKET, "server", m.ChallengeDeclinedMessage,
           {"type": "challenge_declined", "seek": {**_SEEK, "status": "declined"}}),
+    Entry(LOBBY_SOCKET, "server", m.ChallengeCanceledMessage,
+          {"type": "challenge_canceled", "seek": {**_SEEK, "status": "cancelled"}}),
     Entry(LOBBY_SOCKET, "server", m.PongMessage, {"type": "pong"}),
     Entry(LOBBY_SOCKET, "client", m.PingRequest, {"type": "ping"}),
     Entry(LIVE_SOCKET, "server", m.LiveMatchMessage,
-          {"type": "match", **MATCH_EXAMPLE, "your_seat": None, "spectators": 3}),
+          {"type": "match", **MATCH_EXAMPLE, "your_seat": None, "spectators": 3,
+           "seats": [{"seat": 0, "user": {**_USER, "rating": _RATING}},
+                     {"seat": 1, "user": {**_BOT, "rating": _RATING}}]}),
     Entry(EVENT_STREAM, "server", m.ChallengeEvent, {"type": "challenge", "challenge": _SEEK}),
     Entry(EVENT_STREAM, "server", m.ChallengeCanceledEvent,
           {"type": "challengeCanceled", "challenge": {**_SEEK, "status": "cancelled"}}),
@@ -133,6 +143,11 @@ ENTRIES: list[Entry] = [
     Entry(EVENT_STREAM, "server", m.YourTurnEvent, {"type": "yourTurn", "game": _BRIEF}),
     Entry(EVENT_STREAM, "server", m.AccountOfferEvent,
           {"type": "offer", "kind": "draw", "game": _BRIEF}),
+    Entry(TOURNAMENT_SOCKETS, "server", m.TournamentMessage,
+          {"type": "tournament", "id": "Tn4Rk8Wd", "status": "running", "round": 2,
+           "version": 9}),
+    Entry(TOURNAMENT_SOCKETS, "server", m.PongMessage, {"type": "pong"}),
+    Entry(TOURNAMENT_SOCKETS, "client", m.PingRequest, {"type": "ping"}),
 ]
 
 

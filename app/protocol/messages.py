@@ -1,8 +1,11 @@
 """Every message the sockets and the NDJSON streams carry, as pydantic models: the protocol.
 
-Published at ``GET /api/v1/schemas`` (and so in the OpenAPI components) with an example each.
-``PROTOCOL_VERSION`` grows only when a message changes incompatibly; new optional fields and new
-message types do not change it, so clients must ignore fields and types they do not know.
+Each model lives with the code that builds it (``app/<package>/messages.py``; the account and
+match streams' own events are here, beside the streams' package) and is gathered here, with the
+unions per channel. Published at ``GET /api/v1/schemas`` (and so in the OpenAPI components) with
+an example each. ``PROTOCOL_VERSION`` grows only when a message changes incompatibly; new
+optional fields and new message types do not change it, so clients must ignore fields and types
+they do not know.
 """
 
 from __future__ import annotations
@@ -11,152 +14,41 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.analysis.messages import AnalysisMessage
+from app.chat.messages import ChatLineMessage, ChatUser
+from app.http.messages import ERROR_CODES, ErrorMessage
+from app.lobby.messages import (
+    ChallengeCanceledMessage,
+    ChallengeDeclinedMessage,
+    LobbyChallengeMessage,
+    MatchStartedMessage,
+    SeeksMessage,
+)
+from app.match.messages import (
+    AckMessage,
+    ClockMessage,
+    LiveMatchMessage,
+    MoveRequest,
+    OfferMessage,
+    PingRequest,
+    RatedSeatOut,
+    RatedUserOut,
+    ResultMessage,
+    StateMessage,
+    SyncRequest,
+)
 from app.match.schemas import MatchOut, ResultOut, SeatOut, SeekOut
+from app.realtime.messages import Message, PongMessage, PresenceMessage
 
 PROTOCOL_VERSION = 1
 
-ERROR_CODES = ("stale_ply", "not_your_turn", "illegal_move", "time_out", "not_a_player",
-               "match_not_active", "rate_limited", "invalid_token", "no_match", "invalid_request",
-               "missing_scope", "credential_ended", "match_sealed")
-
-
-class Message(BaseModel):
-    """Unknown fields are allowed so that adding a field never breaks a client's validation."""
-
-    model_config = ConfigDict(extra="allow")
-
-
-# -- match socket: WS /api/v1/matches/{id}/ws ------------------------------------------------------
-
-class StateMessage(MatchOut):
-    """The whole match for your seat: on connect, after every change, and in answer to `sync`."""
-
-    model_config = ConfigDict(extra="allow")
-    type: Literal["state"]
-
-
-class ClockMessage(Message):
-    """Remaining time per seat as of `as_of`; `ticking` is the seat whose clock runs."""
-
-    type: Literal["clock"]
-    ply: int
-    remaining_ms: list[int]
-    ticking: int | None
-    running: bool
-    first_move_ms: int | None = Field(description="Left before an unstarted match aborts.")
-    as_of: str
-    kind: Literal["realtime", "correspondence"]
-
-
-class OfferMessage(Message):
-    """Pending offers changed: kind -> seats that agreed (`rematch_match` once a rematch exists)."""
-
-    type: Literal["offer"]
-    ply: int
-    offers: dict[str, Any]
-
-
-class ResultMessage(Message):
-    """The match ended (finished with a result, or aborted with none)."""
-
-    type: Literal["result"]
-    status: Literal["finished", "aborted"]
-    result: ResultOut | None
-
-
-class PresenceMessage(Message):
-    """How many watch, and which seats have a socket open (at most every 250 ms)."""
-
-    type: Literal["presence"]
-    spectators: int
-    online_seats: list[int]
-
-
-class AckMessage(Message):
-    """Your socket move was played; `ply` is the match's new ply (a `state` follows)."""
-
-    type: Literal["ack"]
-    id: str | int | None = None
-    ply: int
-    version: int | None = Field(default=None, description="The match's new version.")
-
-
-class ErrorMessage(Message):
-    """A request on the socket failed (same codes as the REST API), or the socket is refused
-    (`invalid_token`, `no_match`; the socket then closes with 4401 / 4404)."""
-
-    type: Literal["error"]
-    id: str | int | None = None
-    code: str = Field(examples=list(ERROR_CODES))
-    message: str
-
-
-class PongMessage(Message):
-    """The answer to `ping`."""
-
-    type: Literal["pong"]
-
-
-class MoveRequest(Message):
-    """Client → server: play `move` at `ply`; answered by `ack` or `error` carrying your `id`."""
-
-    type: Literal["move"]
-    move: str = Field(min_length=1, max_length=40)
-    ply: int = Field(ge=0)
-    id: str | int | None = Field(default=None, description="Your tag, echoed in the answer.")
-
-
-class SyncRequest(Message):
-    """Client → server: send me the current `state` again (after a gap in `ply`)."""
-
-    type: Literal["sync"]
-
-
-class PingRequest(Message):
-    """Client → server: keep-alive; answered by `pong`."""
-
-    type: Literal["ping"]
-
-
-# -- lobby socket: WS /api/v1/lobby/ws -------------------------------------------------------------
-
-class SeeksMessage(Message):
-    """The open seeks you may see (challenges only when they involve you), on every change."""
-
-    type: Literal["seeks"]
-    seeks: list[SeekOut]
-
-
-class LobbyChallengeMessage(Message):
-    """Someone challenged you."""
-
-    type: Literal["challenge"]
-    seek: SeekOut
-
-
-class MatchStartedMessage(Message):
-    """A seek you are in became a match: go there."""
-
-    type: Literal["match_started"]
-    match_id: str
-    seek_id: str
-
-
-class ChallengeDeclinedMessage(Message):
-    """The player you challenged said no."""
-
-    type: Literal["challenge_declined"]
-    seek: SeekOut
-
-
-# -- live socket: WS /api/v1/live/ws -----------------------------------------------------------------
-
-class LiveMatchMessage(MatchOut):
-    """A match in play changed: its public (spectator) view and how many watch it."""
-
-    model_config = ConfigDict(extra="allow")
-    type: Literal["match"]
-    spectators: int
+__all__ = [
+    "ERROR_CODES", "PROTOCOL_VERSION", "AckMessage", "AnalysisMessage", "ChallengeCanceledMessage",
+    "ChallengeDeclinedMessage", "ChatLineMessage", "ChatUser", "ClockMessage", "ErrorMessage",
+    "LiveMatchMessage", "LobbyChallengeMessage", "MatchStartedMessage", "Message", "MoveRequest",
+    "OfferMessage", "PingRequest", "PongMessage", "PresenceMessage", "RatedSeatOut",
+    "RatedUserOut", "ResultMessage", "SeeksMessage", "StateMessage", "SyncRequest",
+]
 
 
 # -- account event stream: GET /api/v1/stream/event (NDJSON) and WS /api/v1/stream/event/ws --------
@@ -213,19 +105,25 @@ class GameFinishEvent(Message):
 
 # -- match stream: GET /api/v1/matches/{id}/stream (NDJSON) --------------------------------------------
 
-class GameFullEvent(MatchOut):
-    """First line: the whole match for the token's seat (or the spectator view)."""
-
-    model_config = ConfigDict(extra="allow")
+class _GameFullType(Message):
     type: Literal["gameFull"]
     protocol: int = Field(default=PROTOCOL_VERSION, description="The protocol version.")
 
 
-class GameStateEvent(MatchOut):
+class GameFullEvent(MatchOut, _GameFullType):
+    """First line: the whole match for the token's seat (or the spectator view)."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class _GameStateType(Message):
+    type: Literal["gameState"]
+
+
+class GameStateEvent(MatchOut, _GameStateType):
     """After every change: the whole match for your seat, exactly what the socket's `state` has."""
 
     model_config = ConfigDict(extra="allow")
-    type: Literal["gameState"]
 
 
 class StreamOfferEvent(Message):
@@ -254,28 +152,7 @@ class StreamFinishEvent(Message):
     result: ResultOut | None
 
 
-# -- chat and notices -----------------------------------------------------------------------------
-
-class ChatUser(BaseModel):
-    id: int
-    name: str
-    kind: str
-
-
-class ChatLineMessage(Message):
-    """A chat line in a room you may read (players: seated players; spectators: everyone else,
-    and the players once the game is over). Plain text: never render it as markup. `phrase` is a
-    quick-phrase code (`text` then holds its English words: translate the code)."""
-
-    type: Literal["chatLine"]
-    id: int
-    match_id: str
-    room: Literal["players", "spectators"]
-    user: ChatUser
-    text: str
-    phrase: str | None = None
-    created_at: str
-
+# -- notices on the account event stream ----------------------------------------------------------
 
 class GameBrief(BaseModel):
     """A match of yours, for a notice: its game, ply, opponents and page."""
@@ -306,16 +183,30 @@ class AccountOfferEvent(Message):
     game: GameBrief
 
 
+# -- tournament sockets: WS /api/v1/tournaments/ws and WS /api/v1/tournaments/{id}/ws ----------------
+
+class TournamentMessage(Message):
+    """A tournament changed (a player joined or left, a game ended, a round was paired, it
+    started or finished): read it again with `GET /api/v1/tournaments/{id}`."""
+
+    type: Literal["tournament"]
+    id: str
+    status: str = Field(examples=["upcoming", "running", "finished"])
+    round: int
+    version: int
+
+
 MatchSocketMessage = Annotated[
     StateMessage | ClockMessage | OfferMessage | ResultMessage | PresenceMessage | AckMessage
-    | ErrorMessage | PongMessage | ChatLineMessage, Field(discriminator="type")]
+    | ErrorMessage | PongMessage | ChatLineMessage | AnalysisMessage, Field(discriminator="type")]
 MatchSocketRequest = Annotated[MoveRequest | SyncRequest | PingRequest, Field(discriminator="type")]
 LobbySocketMessage = Annotated[
     SeeksMessage | LobbyChallengeMessage | MatchStartedMessage | ChallengeDeclinedMessage
-    | ErrorMessage | PongMessage, Field(discriminator="type")]
+    | ChallengeCanceledMessage | ErrorMessage | PongMessage, Field(discriminator="type")]
 EventStreamMessage = Annotated[
     ChallengeEvent | ChallengeCanceledEvent | ChallengeDeclinedEvent | GameStartEvent
     | GameFinishEvent | YourTurnEvent | AccountOfferEvent, Field(discriminator="type")]
+TournamentSocketMessage = Annotated[TournamentMessage | PongMessage, Field(discriminator="type")]
 MatchStreamMessage = Annotated[
     GameFullEvent | GameStateEvent | StreamOfferEvent | OpponentGoneEvent | StreamFinishEvent
     | ChatLineMessage, Field(discriminator="type")]

@@ -22,7 +22,7 @@ AnyMessage = (
     | m.ChallengeCanceledEvent | m.ChallengeDeclinedEvent | m.GameStartEvent
     | m.GameFinishEvent | m.GameFullEvent | m.GameStateEvent | m.StreamOfferEvent
     | m.OpponentGoneEvent | m.StreamFinishEvent | m.ChatLineMessage | m.YourTurnEvent
-    | m.AccountOfferEvent
+    | m.AccountOfferEvent | m.ChallengeCanceledMessage | m.AnalysisMessage | m.TournamentMessage
 )
 
 
@@ -49,7 +49,8 @@ class MessageCatalog(BaseModel):
     messages: list[MessageDoc]
 
 
-@router.get("/schemas", response_model=MessageCatalog, dependencies=[PublicDoor])
+@router.get("/schemas", response_model=MessageCatalog, response_model_exclude_unset=True,
+            dependencies=[PublicDoor])
 def message_schemas() -> dict[str, Any]:
     """Every websocket and stream message with its schema (in the components below) and an
     example. Readable version: `/docs/messages`."""

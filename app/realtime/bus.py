@@ -26,10 +26,15 @@ players' moves does not parse back the snapshot it has just written. Never encod
 sends messages elsewhere drops it: ``wire_form``)."""
 
 
+LOCAL_WIRE = "_wire"
+"""Key under which a bus message keeps its encoded form for this process's connections
+(``app.realtime.messages.forwarded``); never encoded either."""
+
+
 def wire_form(message: dict[str, Any]) -> dict[str, Any]:
-    """The message as it leaves the process: without its local-only object."""
-    if LOCAL_RECORD in message:
-        return {k: v for k, v in message.items() if k != LOCAL_RECORD}
+    """The message as it leaves the process: without its local-only objects."""
+    if LOCAL_RECORD in message or LOCAL_WIRE in message:
+        return {k: v for k, v in message.items() if k not in (LOCAL_RECORD, LOCAL_WIRE)}
     return message
 
 

@@ -14,6 +14,8 @@ from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 
+from app.realtime.messages import PONG, send
+
 Job = Callable[[], Coroutine[Any, Any, None]]
 EXPECTED_ENDINGS = (WebSocketDisconnect, RuntimeError, ValueError)
 
@@ -26,7 +28,7 @@ async def answer_pings(websocket: WebSocket) -> None:
         with contextlib.suppress(ValueError):
             message = json.loads(text)
             if isinstance(message, dict) and message.get("type") == "ping":
-                await websocket.send_json({"type": "pong"})
+                await send(websocket, PONG)
 
 
 async def run_jobs(websocket: WebSocket, *jobs: Job) -> None:

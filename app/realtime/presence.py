@@ -38,6 +38,7 @@ from redis.exceptions import RedisError
 from app.kernel import timesource
 from app.kernel.errors import ServerBusy
 from app.realtime.bus import match_channel
+from app.realtime.messages import PresenceMessage, bus_form
 
 _T = TypeVar("_T")
 
@@ -45,6 +46,12 @@ BATCH_SECONDS = 0.25
 FORGET_AFTER = timedelta(hours=6)
 log = logging.getLogger(__name__)
 Publish = Callable[[str, dict[str, Any]], None]
+
+
+def presence_message(view: dict[str, Any]) -> dict[str, Any]:
+    """A match's presence as its channel carries it (``PresenceMessage``)."""
+    return bus_form(PresenceMessage(type="presence", spectators=view["spectators"],
+                                    online_seats=view["online_seats"]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +128,7 @@ class Presence:
     async def _flush(self, dirty: set[str]) -> None:
         for match_id in dirty:
             self.publish(match_channel(match_id),
-                         {"type": "presence", **self._local_view(match_id)})
+                         presence_message(self._local_view(match_id)))
 
     def _forget_old(self) -> None:
         horizon = timesource.now() - FORGET_AFTER
@@ -330,7 +337,7 @@ class SharedPresence(Presence):
             await pipe.execute()
         for match_id in list(self._flushed):
             self.publish(match_channel(match_id),
-                         {"type": "presence", **await self.match_presence_async(match_id)})
+                         presence_message(await self.match_presence_async(match_id)))
         self._flushed.clear()
 
     def _user_left(self, user_id: int) -> None:
@@ -392,7 +399,7 @@ class SharedPresence(Presence):
         for match_id in dirty:
             view = await self.match_presence_async(match_id)
             await self._store_count(match_id, view["spectators"])
-            self.publish(match_channel(match_id), {"type": "presence", **view})
+            self.publish(match_channel(match_id), presence_message(view))
 
     async def _store_count(self, match_id: str, spectators: int) -> None:
         redis = self.client()
@@ -508,7 +515,7 @@ class SharedPresence(Presence):
                 await redis.hdel(self._part_key(match_id), instance)
                 view = await self.match_presence_async(match_id)
                 await self._store_count(match_id, view["spectators"])
-                self.publish(match_channel(match_id), {"type": "presence", **view})
+                self.publish(match_channel(match_id), presence_message(view))
             await redis.delete(self._matches_key(instance))
             await redis.zrem(self._instances_key, instance)
         return dead

@@ -19,8 +19,9 @@ from app.http.scopes import PUBLIC
 from app.http.socket_door import accept, entered
 from app.match.deps import Matches
 from app.match.schemas import TimeControl, UserOut
-from app.realtime.bus import RESYNC
+from app.protocol.messages import TournamentMessage
 from app.realtime.connection import answer_pings, run_jobs
+from app.realtime.messages import forwarded, send
 from app.tournaments.service import (
     LIST_CHANNEL,
     MAX_MINUTES,
@@ -236,8 +237,8 @@ async def _forward_changes(websocket: WebSocket, channel: str) -> None:
 
         async def forward() -> None:
             async for message in changes:
-                if message.get("type") != RESYNC:  # the page reads the tournament on the next change
-                    await websocket.send_json(message)
+                if message.get("type") == "tournament":  # after a resync: on the next change
+                    await send(websocket, forwarded(message, TournamentMessage))
 
         await run_jobs(websocket, forward, lambda: answer_pings(websocket))
 

@@ -34,6 +34,8 @@ from app.match.option_privacy import public_options, secret_options_set
 from app.match.records import iso
 from app.match.service import MatchService, validate_setup
 from app.people.bots import can_play_rated
+from app.protocol.messages import TournamentMessage
+from app.realtime.messages import bus_form
 from app.tournaments import pairing
 from app.tournaments.models import (
     Tournament,
@@ -68,8 +70,9 @@ def deal_options(game_id: str) -> frozenset[str]:
 
 def announce(publish: Publish, tournament: Tournament) -> None:
     """Tell the tournament's page and the list that it changed (they read it again)."""
-    message = {"type": "tournament", "id": tournament.id, "status": tournament.status,
-               "round": tournament.round, "version": tournament.version}
+    message = bus_form(TournamentMessage(type="tournament", id=tournament.id,
+                                         status=tournament.status, round=tournament.round,
+                                         version=tournament.version))
     publish(tournament_channel(tournament.id), message)
     publish(LIST_CHANNEL, message)
 

@@ -29,7 +29,7 @@ def test_catalog_names_every_message_model_once_per_channel() -> None:
     documented = {e.model for e in ENTRIES}
     for union in (messages.MatchSocketMessage, messages.MatchSocketRequest,
                   messages.LobbySocketMessage, messages.EventStreamMessage,
-                  messages.MatchStreamMessage):
+                  messages.MatchStreamMessage, messages.TournamentSocketMessage):
         members = set(union.__origin__.__args__)  # type: ignore[attr-defined]
         assert members <= documented
 

@@ -60,9 +60,9 @@ def closer(websocket: WebSocket) -> Callable[[Reason], None]:
 
     async def close(reason: Reason) -> None:
         with contextlib.suppress(Exception):
-            if reason == RESTART:  # accepted first: a close before the handshake is a 403
+            if reason == RESTART:
                 if websocket.application_state == WebSocketState.CONNECTING:
-                    await websocket.accept()
+                    return  # not admitted yet: :func:`enter` accepts it, then closes it
                 await websocket.close(CLOSE_RESTART, "server restarting")
                 return
             if websocket.application_state == WebSocketState.CONNECTED:
@@ -101,6 +101,12 @@ async def enter(websocket: WebSocket, scope: str) -> Live | None:
     except RateLimited as error:
         await refuse(websocket, error.code, error.message, CLOSE_TOO_MANY,
                      retry_after=error.retry_after_seconds)
+        return None
+    if live.ended == RESTART:  # the drain began since the check above: go elsewhere
+        leave(websocket, live)
+        with contextlib.suppress(Exception):  # accepted first: a close before it is a 403
+            await websocket.accept()
+            await websocket.close(CLOSE_RESTART, "server restarting")
         return None
     return live
 

@@ -25,6 +25,7 @@ from app.http.ratelimit import RateLimiter
 from app.jobs.runner import BackgroundJobs
 from app.kernel import heap, i18n, logs
 from app.kernel.settings import PROJECT_ROOT, Settings
+from app.match.move_lane import MoveLane
 from app.match.warm import WarmMatches
 from app.notices.match_socket import MatchSockets
 from app.realtime.bus import InProcessBus
@@ -125,6 +126,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app, render_page_error)
     install_offline_docs(app)
     include_routers(app)
+    app.add_middleware(MoveLane)  # an API client's move skips the stack (app/match/move_lane.py)
     app.add_middleware(AdmissionLimit, limit=settings.max_pending_requests)
     app.add_middleware(RequestMetrics)
     app.add_middleware(RequestIds)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import Depends, Request
+from sqlalchemy.orm import Session
+from starlette.types import ASGIApp
 
 from app.db.deps import SessionDep
 from app.match.publish import publish_match
@@ -12,13 +14,19 @@ from app.match.records import MatchRecord
 from app.match.service import MatchService
 
 
-async def match_service(request: Request, session: SessionDep) -> MatchService:
-    bus = request.app.state.bus
+def app_match_service(app: ASGIApp, session: Session) -> MatchService:
+    """The match service over ``session`` with ``app``'s publisher and warm matches."""
+    state = app.state  # type: ignore[attr-defined]  # the FastAPI app create_app made
+    bus = state.bus
 
     def publish(record: MatchRecord) -> None:
         publish_match(bus, record)
 
-    return MatchService(session, publish, request.app.state.warm_matches)
+    return MatchService(session, publish, state.warm_matches)
+
+
+async def match_service(request: Request, session: SessionDep) -> MatchService:
+    return app_match_service(request.app, session)
 
 
 Matches = Annotated[MatchService, Depends(match_service)]

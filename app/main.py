@@ -27,6 +27,7 @@ from app.http.rebalance import Rebalancer
 from app.jobs.runner import BackgroundJobs
 from app.kernel import heap, i18n, logs
 from app.kernel.settings import PROJECT_ROOT, Settings
+from app.match.move_lane import MoveLane
 from app.match.outbox import Announced, Relay, relay_at_start
 from app.match.publish import MatchPublisher
 from app.match.warm import WarmMatches
@@ -156,6 +157,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app, render_page_error)
     install_offline_docs(app)
     include_routers(app)
+    app.add_middleware(MoveLane)  # an API client's move skips the stack (app/match/move_lane.py)
     app.add_middleware(AdmissionLimit, limit=settings.max_pending_requests)
     app.add_middleware(RequestMetrics)
     app.add_middleware(RequestIds)

@@ -38,6 +38,14 @@ def _routes(routes: list[BaseRoute]) -> Iterator[tuple[BaseRoute, str]]:
             yield route, getattr(route, "path", "")
 
 
+def find_route(app: Any, path: str, method: str) -> BaseRoute | None:
+    """The route serving ``method`` at the full ``path`` template, wherever it was included."""
+    for route, full in _routes(app.routes):
+        if full == path and method in getattr(route, "methods", ()):
+            return route
+    return None
+
+
 def doors(app: Any) -> list[Door]:
     """Each route's methods (``WS`` for a websocket), full path and declared scopes."""
     found = []

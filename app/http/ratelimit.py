@@ -223,22 +223,31 @@ async def _verified(request: Request, name: str) -> Principal:
         raise
 
 
+def count_verified(connection: HTTPConnection, name: str, principal: Principal) -> float | None:
+    """Count one ``name`` request of a verified caller by what the limit is keyed on: None if
+    allowed, else the seconds to wait. (The ``rate_limit`` dependency, for user and token limits.)"""
+    kind = LIMITS[name]
+    if kind == "user":
+        if principal.user is None:  # anonymous callers are refused by the door
+            return None
+        return limiter_for(connection.app).check(name, f"u:{principal.user.id}")
+    if kind == "token":
+        return limiter_for(connection.app).check(name, principal_key(connection, principal))
+    raise ValueError(f"{name} is not counted by the caller")
+
+
 def rate_limit(name: str) -> Callable[..., Any]:
     """A dependency counting one ``name`` request; put it in the route's ``dependencies``."""
     kind = LIMITS[name]
     if kind == "account":
         raise ValueError(f"{name} is counted by login_guard, not by a dependency")
-    if kind == "user":
-        async def by_user(request: Request) -> None:
-            principal = await _verified(request, name)
-            if principal.user is not None:  # anonymous callers are refused by the door
-                limiter_for(request.app).enforce(name, f"u:{principal.user.id}")
-        return by_user
-    if kind == "token":
-        async def by_token(request: Request) -> None:
-            principal = await _verified(request, name)
-            limiter_for(request.app).enforce(name, principal_key(request, principal))
-        return by_token
+    if kind in ("user", "token"):
+        async def by_caller(request: Request) -> None:
+            wait = count_verified(request, name, await _verified(request, name))
+            if wait is not None:
+                raise RateLimited(wait)
+        by_caller.__name__ = f"by_{kind}"
+        return by_caller
 
     async def by_address(request: Request) -> None:
         limiter_for(request.app).enforce(name, client_address(request))

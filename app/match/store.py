@@ -21,10 +21,11 @@ from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Executable, bindparam, delete, insert, select, union_all, update
+from sqlalchemy import CursorResult, Engine, Executable, bindparam, delete, insert, select, union_all, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, joinedload
 
+from app.db.direct import DirectConnection, Rows
 from app.db.models import Match, MatchPlayer, Move, User
 from app.kernel.errors import Conflict, Forbidden, NotFound
 from app.kernel.identity import Identity
@@ -130,7 +131,8 @@ _GUARDED_UPDATE = update(MATCHES).where(MATCHES.c.id == bindparam("w_id"),
 # writing anything, and the caller runs it again in a transaction.
 
 SINGLE_STATEMENT = "stepwell_single_statement"
-"""``session.info`` key: the session reads and commits with single statements (PostgreSQL)."""
+"""``session.info`` key: the :class:`~app.db.direct.DirectConnection` a move reads and commits
+through with single statements (PostgreSQL), in place of the session's own connection."""
 
 
 class NeedsTransaction(Exception):
@@ -138,20 +140,37 @@ class NeedsTransaction(Exception):
 
 
 def begin_single_statements(session: Session) -> bool:
-    """On PostgreSQL, make the session's connection run each statement on its own (autocommit)
-    for a move; its ``commit`` then writes in one statement. Must come before any statement of
-    the session. Returns whether it did (other databases keep their transaction)."""
-    if session.get_bind().dialect.name != "postgresql" or session.in_transaction():
+    """On PostgreSQL, run a move's statements each on its own (autocommit), on a pooled
+    connection used through its driver (app/db/direct.py: the session's and the connection's
+    layers cost as much CPU as the driver); ``commit`` then writes in one statement. Must come
+    before any statement of the session. Returns whether it did (other databases keep their
+    transaction)."""
+    bind = session.get_bind()
+    if bind.dialect.name != "postgresql" or session.in_transaction():
         return False
-    session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
-    session.info[SINGLE_STATEMENT] = True
+    assert isinstance(bind, Engine)
+    session.info[SINGLE_STATEMENT] = DirectConnection(bind)
     return True
 
 
 def end_single_statements(session: Session) -> None:
-    """Give the connection back (its isolation level is restored on its way to the pool)."""
-    session.info.pop(SINGLE_STATEMENT, None)
-    session.close()
+    """Give the connection back to the pool, as it was."""
+    direct = session.info.pop(SINGLE_STATEMENT, None)
+    try:
+        if direct is not None:
+            direct.close()
+    finally:
+        session.close()
+
+
+def _execute(session: Session, statement: Executable, params: dict[str, Any]
+             ) -> Rows | CursorResult[Any]:
+    """One of the move path's statements, on the single-statement connection when there is
+    one, else on the session's."""
+    direct: DirectConnection | None = session.info.get(SINGLE_STATEMENT)
+    if direct is not None:
+        return direct.execute(statement, params)
+    return session.connection().execute(statement, params)
 
 
 _MOVE_COLUMNS = ("ply", "seat", "move", "time_spent_ms", "created_at")
@@ -189,17 +208,16 @@ def _commit_single(session: Session, match: AnyMatch, values: dict[str, Any],
                    moves: list[dict[str, Any]]) -> None:
     """Write the change in one statement; Conflict ``stale_ply`` if the version moved on."""
     guard = {"w_id": match.id, "w_version": match.version}
-    connection = session.connection()
     if not moves:  # the guarded UPDATE alone is one statement already
-        if connection.execute(_GUARDED_UPDATE, {**values, **guard}).rowcount != 1:
+        if _execute(session, _GUARDED_UPDATE, {**values, **guard}).rowcount != 1:
             raise _changed_meanwhile()
         return
     params: dict[str, Any] = {f"v_{k}": v for k, v in values.items()} | guard
     for i, row in enumerate(moves):
         params |= {f"m{i}_{c}": row[c] for c in _MOVE_COLUMNS}
     try:
-        written = len(connection.execute(_single_statement(frozenset(values), len(moves)),
-                                         params).all())
+        written = len(_execute(session, _single_statement(frozenset(values), len(moves)),
+                               params).all())
     except IntegrityError:
         written = 0
     if written != len(moves):
@@ -207,7 +225,7 @@ def _commit_single(session: Session, match: AnyMatch, values: dict[str, Any],
 
 
 def _lock(session: Session, match_id: str) -> None:
-    session.connection().execute(_LOCK, {"match_id": match_id})
+    _execute(session, _LOCK, {"match_id": match_id})
 
 
 def read(session: Session, match_id: str, *, lock: bool = False) -> MatchRow:
@@ -215,7 +233,7 @@ def read(session: Session, match_id: str, *, lock: bool = False) -> MatchRow:
     see :func:`load` for why the lock is a statement of its own)."""
     if lock:
         _lock(session, match_id)
-    rows = session.connection().execute(_READ, {"match_id": match_id}).all()
+    rows = _execute(session, _READ, {"match_id": match_id}).all()
     if not rows:
         raise NotFound(f"There is no match {match_id!r}.", code="no_match")
     first = rows[0]
@@ -280,7 +298,7 @@ def start_if_full(match: Match) -> None:
 def last_move(session: Session, match: AnyMatch) -> LastMove | None:
     if match.ply == 0:
         return None
-    row = session.connection().execute(_LAST_MOVE, {"match_id": match.id, "ply": match.ply}).first()
+    row = _execute(session, _LAST_MOVE, {"match_id": match.id, "ply": match.ply}).first()
     return None if row is None else {"ply": row.ply, "seat": row.seat, "move": row.move}
 
 

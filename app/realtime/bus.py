@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 from collections.abc import AsyncIterator, Callable
 from typing import Any, Protocol
 
@@ -100,11 +101,18 @@ class EventBus(Protocol):
 
 
 class InProcessBus:
-    """Fan-out to asyncio queues on the loop that created the subscriptions."""
+    """Fan-out to asyncio queues on the loop that created the subscriptions.
+
+    Messages published from worker threads are handed to the loop in batches: a committed
+    move publishes three (its match, the Watch list, its seats), and waking the loop once per
+    message cost a self-pipe write and a loop turn each. The first message of a batch wakes the
+    loop; those that follow before it runs ride along, in the order they were published."""
 
     def __init__(self) -> None:
         self._queues: dict[str, set[Sink]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._handed: list[tuple[str, dict[str, Any]]] = []
+        self._handing = threading.Lock()
 
     def publish(self, channel: str, message: dict[str, Any]) -> None:
         loop = self._loop
@@ -116,8 +124,23 @@ class InProcessBus:
             running = None
         if running is loop:
             self._deliver(channel, message)
-        else:
-            loop.call_soon_threadsafe(self._deliver, channel, message)
+            return
+        with self._handing:
+            self._handed.append((channel, message))
+            if len(self._handed) > 1:
+                return  # the loop is already woken for this batch
+        try:
+            loop.call_soon_threadsafe(self._deliver_handed)
+        except RuntimeError:  # the loop closed meanwhile: nobody is left to deliver to
+            with self._handing:
+                self._handed.clear()
+            raise
+
+    def _deliver_handed(self) -> None:
+        with self._handing:
+            batch, self._handed = self._handed, []
+        for channel, message in batch:
+            self._deliver(channel, message)
 
     def _deliver(self, channel: str, message: dict[str, Any]) -> None:
         for queue in list(self._queues.get(channel, ())):

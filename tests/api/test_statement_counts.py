@@ -2,13 +2,15 @@
 round trips on PostgreSQL (the load, then the update and the insert as one statement, each on its
 own: no BEGIN or COMMIT round trip); the load is skipped when this process has the match warm
 (app/match/warm.py: the move before was played here). An authenticated read sends none for auth
-after the first. Counted on both databases through the engine's cursor events."""
+after the first. Counted through the engine's cursor events on SQLite, and on PostgreSQL at the
+driver (the move path runs its statements on the driver: app/db/direct.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import psycopg
 from fastapi.testclient import TestClient
 from sqlalchemy import event
 
@@ -27,18 +29,34 @@ def counted(client: TestClient, autocommit: list[bool] | None = None
     statements: list[tuple[int, str]] = []
     engine = client.app.state.engine  # type: ignore[attr-defined]
 
-    def record(conn, _cursor, statement, *_args) -> None:  # type: ignore[no-untyped-def]
+    def record(driver_connection: object, statement: str) -> None:
         if not statement.lstrip().upper().startswith(TRANSACTION_CONTROL):
-            statements.append((id(conn), statement))
+            statements.append((id(driver_connection), statement))
             if autocommit is not None:
-                autocommit.append(bool(getattr(conn.connection.dbapi_connection,
-                                               "autocommit", False)))
+                autocommit.append(bool(getattr(driver_connection, "autocommit", False)))
 
-    event.listen(engine, "before_cursor_execute", record)
+    if engine.dialect.name == "postgresql":
+        execute = psycopg.Cursor.execute
+
+        def counted_execute(cursor, query, *args, **kwargs):  # type: ignore[no-untyped-def]
+            record(cursor.connection, str(query))
+            return execute(cursor, query, *args, **kwargs)
+
+        psycopg.Cursor.execute = counted_execute  # type: ignore[method-assign]
+        try:
+            yield statements
+        finally:
+            psycopg.Cursor.execute = execute  # type: ignore[method-assign]
+        return
+
+    def on_engine(conn, _cursor, statement, *_args) -> None:  # type: ignore[no-untyped-def]
+        record(conn.connection.dbapi_connection, statement)
+
+    event.listen(engine, "before_cursor_execute", on_engine)
     try:
         yield statements
     finally:
-        event.remove(engine, "before_cursor_execute", record)
+        event.remove(engine, "before_cursor_execute", on_engine)
 
 
 def test_a_move_sends_three_statements(client: TestClient) -> None:

@@ -16,7 +16,7 @@ import signal
 
 from app.db.one_hop import limit_worker_threads
 from app.db.session import make_engine, make_session_factory
-from app.jobs.runner import BackgroundJobs
+from app.jobs import BackgroundJobs
 from app.kernel import logs
 from app.kernel.settings import Settings
 from app.realtime.bus import EventBus, InProcessBus

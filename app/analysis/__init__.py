@@ -4,5 +4,16 @@
 - ``compute``: what runs in a worker process (one position's evaluation, a hint);
 - ``service``: the use cases over the database (request, progress, result) and the rules of who
   may see what (finished games only; hints only in casual games against bots);
-- ``board``: the stateless analysis board (replay a move list, play one more move).
+- ``board``: the stateless analysis board (replay a move list, play one more move);
+- ``jobs``: the runner that works through requested analyses; ``pool``: the hints' processes.
+
+Other packages use only the names in ``__all__``: the routers, the analysis runner and the hint
+pool that ``create_app`` starts.
 """
+
+from app.analysis.jobs import AnalysisRunner
+from app.analysis.pages import router as analysis_page_router
+from app.analysis.pool import HintPool
+from app.analysis.routes import router as analysis_router
+
+__all__ = ["AnalysisRunner", "HintPool", "analysis_page_router", "analysis_router"]

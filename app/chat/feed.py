@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.chat.service import PLAYERS, SPECTATORS, readable_rooms
-from app.match.records import MatchHeader
+from app.match import MatchHeader
 
 
 def subscribed_rooms(record: MatchHeader, viewer_id: int | None) -> list[str]:

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.lobby.service import LobbyService
-from app.match.service import MatchService, Publish
+from app.match import MatchService, Publish
 
 INTERVAL_SECONDS = 2.0
 log = logging.getLogger(__name__)

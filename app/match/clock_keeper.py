@@ -10,7 +10,7 @@ import logging
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.kernel import timesource
-from app.match.service import Publish
+from app.match.store import Publish
 from app.match.timeouts import flag_overdue, next_deadline
 
 POLL_SECONDS = 1.0

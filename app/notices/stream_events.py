@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.match.payloads import Known, view_of
-from app.match.records import MatchHeader, MatchRecord
+from app.match import Known, MatchHeader, MatchRecord, view_of
 from app.notices.turn_notices import TurnNotices
 
 OVER = ("finished", "aborted")

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.match.payloads import Known, to_move_of
-from app.match.records import MatchHeader
+from app.match import Known, MatchHeader, to_move_of
 
 OFFER_KINDS = ("draw", "takeback", "end", "rematch")
 

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.match.schemas import MatchOut, ResultOut, SeatOut, SeekOut
+from app.match import MatchOut, ResultOut, SeatOut, SeekOut
 
 PROTOCOL_VERSION = 1
 

@@ -17,8 +17,7 @@ from app.http.errors import ERROR_RESPONSES
 from app.http.ratelimit import rate_limit
 from app.http.scopes import PUBLIC
 from app.http.socket_door import accept, entered
-from app.match.deps import Matches
-from app.match.schemas import TimeControl, UserOut
+from app.match import Matches, TimeControl, UserOut
 from app.realtime.bus import RESYNC
 from app.realtime.connection import answer_pings, run_jobs
 from app.tournaments.service import (

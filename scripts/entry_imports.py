@@ -55,13 +55,24 @@ def owner(module: str, packages: list[str]) -> str | None:
     return None
 
 
+def _top_level(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The module's statements, those under ``if TYPE_CHECKING:`` included (an entry module that
+    imports its names on first use lists them there; app/kernel/exports.py)."""
+    found: list[ast.stmt] = []
+    for node in body:
+        found.append(node)
+        if isinstance(node, ast.If):
+            found.extend(_top_level(node.body))
+    return found
+
+
 def exports(package: str, root: Path) -> dict[tuple[str, str], str]:
     """(inner module, name there) -> the name the entry module exports it under."""
     init = root / Path(*package.split(".")) / "__init__.py"
     tree = ast.parse(init.read_text())
     public: set[str] | None = None
     found: dict[tuple[str, str], str] = {}
-    for node in tree.body:
+    for node in _top_level(tree.body):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             for alias in node.names:
                 found[(node.module, alias.name)] = alias.asname or alias.name

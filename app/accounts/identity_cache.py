@@ -172,4 +172,5 @@ class IdentityCache:
 
 
 def identities(connection: HTTPConnection) -> IdentityCache:
-    return connection.app.state.identities
+    cache: IdentityCache = connection.app.state.identities
+    return cache

@@ -51,7 +51,8 @@ def option_fields(game_id: str) -> list[dict[str, Any]]:
 
 def _resolve(spec: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
     if "$ref" in spec:
-        return schema.get("$defs", {}).get(spec["$ref"].split("/")[-1], spec)
+        resolved: dict[str, Any] = schema.get("$defs", {}).get(spec["$ref"].split("/")[-1], spec)
+        return resolved
     if "anyOf" in spec:  # Optional[...] -> the non-null branch
         branches = [s for s in spec["anyOf"] if s.get("type") != "null"]
         return {**spec, **(branches[0] if len(branches) == 1 else {})}

@@ -73,7 +73,8 @@ def shared_matches(state: Any) -> SharedMatches:
     """The process's :class:`SharedMatches` (on ``app.state``)."""
     if not hasattr(state, "shared_matches"):
         state.shared_matches = SharedMatches()
-    return state.shared_matches
+    matches: SharedMatches = state.shared_matches
+    return matches
 
 
 class MatchFeed:

@@ -91,6 +91,7 @@ def replay(match_id: str, matches: Matches, viewer: Reader) -> list[dict[str, An
 
 @router.get("/me/matches", tags=["identity"])
 def my_matches(user: SignedInReader, session: SessionDep) -> list[dict[str, Any]]:
-    return profiles.profile(session, user.id, user.id)["recent"]
+    recent: list[dict[str, Any]] = profiles.profile(session, user.id, user.id)["recent"]
+    return recent
 
 

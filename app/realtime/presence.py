@@ -27,15 +27,17 @@ import contextlib
 import itertools
 import logging
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
 from app.kernel import timesource
 from app.realtime.bus import match_channel
+
+_T = TypeVar("_T")
 
 BATCH_SECONDS = 0.25
 FORGET_AFTER = timedelta(hours=6)
@@ -444,7 +446,7 @@ class SharedPresence(Presence):
         return self._on_loop(self.away_seconds_async(match_id, user_id),
                              lambda: super(SharedPresence, self).away_seconds(match_id, user_id))
 
-    def _on_loop(self, coroutine: Any, fallback: Callable[[], Any]) -> Any:
+    def _on_loop(self, coroutine: Coroutine[Any, Any, _T], fallback: Callable[[], _T]) -> _T:
         """Run a Redis read from a worker thread on the bound loop (one connection pool)."""
         loop = self._loop
         try:

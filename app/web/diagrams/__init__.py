@@ -28,7 +28,8 @@ __all__ = ["Diagram", "UnknownDiagram", "diagram", "diagrams", "figure"]
 def _svg(game_id: str, diagram_id: str, language: str) -> str:
     found = diagram(game_id, diagram_id)
     drawer = import_module(f"games.{game_id}.figures")
-    return drawer.draw(found, language)
+    svg: str = drawer.draw(found, language)  # the figures hook's contract (docs/adding-a-game.md)
+    return svg
 
 
 def figure(game_id: str, diagram_id: str, language: str) -> Markup:

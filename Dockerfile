@@ -19,4 +19,4 @@ USER stepwell
 EXPOSE 8000
 
 # Migrate, then serve. DATABASE_URL and SECRET_KEY come from the environment.
-CMD ["sh", "-c", "python -m app.db.migrate && exec uvicorn app.main:create_app --factory --host 0.0.0.0 --port 8000 --proxy-headers --ws-per-message-deflate false"]
+CMD ["sh", "-c", "python -m app.db.migrate && exec uvicorn app.main:create_app --factory --host 0.0.0.0 --port 8000 --proxy-headers --ws-per-message-deflate false --timeout-graceful-shutdown 15"]

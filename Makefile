@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install install-test migrate lint browser-deps clean translations
+.PHONY: run test install install-test migrate lint browser-deps fault-deps clean translations
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,12 +40,22 @@ browser-deps:
 		echo "browser-deps: chromium installed."; \
 	fi
 
+# Debian nginx for the fault tests (tests/faults/ run it in front of two instances, as deployed);
+# the tests run nginx themselves on free ports, never the package's service.
+fault-deps:
+	@if [ ! -x /usr/sbin/nginx ]; then \
+		echo "fault-deps: installing Debian nginx for the fault tests (apt-get)…"; \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; \
+		else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; fi; \
+		echo "fault-deps: nginx installed."; \
+	fi
+
 # TypeScript, the one npm dev dependency (package-lock.json pins it), checks static/'s JS (tsconfig.json).
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
-test: install-test browser-deps node_modules/.installed
+test: install-test browser-deps fault-deps node_modules/.installed
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports

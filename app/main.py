@@ -18,14 +18,16 @@ from app.analysis import HintPool
 from app.db.one_hop import AdmissionLimit, limit_worker_threads
 from app.db.session import make_engine, make_session_factory
 from app.http.docs import install_offline_docs
+from app.http.drain import Drain
 from app.http.errors import install_error_handlers
 from app.http.live_connections import LiveConnections
 from app.http.metrics import RequestIds, RequestMetrics
 from app.http.ratelimit import RateLimiter
+from app.http.rebalance import Rebalancer
 from app.jobs import BackgroundJobs
 from app.kernel import heap, i18n, logs
 from app.kernel.settings import PROJECT_ROOT, Settings
-from app.match import WarmMatches
+from app.match import Announced, MatchPublisher, Relay, WarmMatches, relay_at_start
 from app.notices import MatchSockets
 from app.realtime.bus import InProcessBus
 from app.realtime.presence import Presence, SharedPresence
@@ -67,20 +69,35 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.bus.bind_loop(loop)
         app.state.presence.bind_loop(loop)
         identity_changes = asyncio.create_task(apply_identity_changes())
+        notes = asyncio.create_task(app.state.announced.run())
+        relay = Relay(app.state.session_factory, app.state.match_publisher)
+        first_relay = asyncio.create_task(relay_at_start(relay))
         jobs_task = None
         if settings.background_jobs != "off":
             app.state.jobs = BackgroundJobs(settings, app.state.session_factory, app.state.bus,
-                                            app.state.presence)
+                                            app.state.presence, app.state.match_publisher, relay)
             jobs_task = asyncio.create_task(app.state.jobs.run())
         heap.install()  # the collector walks what requests make, not the app (app/kernel/heap.py)
+        app.state.drain.install(loop)  # SIGTERM: drain first, then uvicorn's shutdown
+        rebalancing = None
+        if app.state.rebalancer is not None:
+            rebalancing = asyncio.create_task(app.state.rebalancer.run())
         yield
+        app.state.drain.uninstall()
+        if rebalancing is not None:
+            rebalancing.cancel()
+            await app.state.rebalancer.aclose()
         identity_changes.cancel()
         if jobs_task is not None:
             jobs_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await jobs_task
+        first_relay.cancel()
         await app.state.presence.aclose()
         await app.state.bus.aclose()
+        notes.cancel()  # what the bus sent is noted once more as it stops
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await notes
         app.state.hint_pool.shutdown()
         engine.dispose()
 
@@ -93,9 +110,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.warm_matches = WarmMatches()
     app.state.bus = (RedisBus(settings.redis_url, settings.redis_prefix) if settings.redis_url
                      else InProcessBus())
+    app.state.announced = Announced(app.state.session_factory)
+    app.state.match_publisher = MatchPublisher(app.state.bus, app.state.announced)
     app.state.identities = IdentityCache(app.state.session_factory,
                                          lambda message: app.state.bus.publish(AUTH_CHANNEL, message))
-    app.state.live_connections = LiveConnections(settings.max_streams_per_token)
+    app.state.live_connections = LiveConnections(settings.max_streams_per_token,
+                                                 app.state.identities.still_valid)
+    app.state.drain = Drain(app.state.live_connections, settings.drain_grace_seconds,
+                            settings.drain_timeout_seconds)
     app.state.rate_limiter = RateLimiter(settings)
     app.state.hint_pool = HintPool()
 
@@ -105,8 +127,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             settings.seek_grace_seconds, bus.publish, lambda: bus.command_client,
             settings.redis_prefix, bus.instance, settings.presence_heartbeat_seconds)
         bus.on_reconnect(app.state.presence.rewrite)
+        app.state.rebalancer = (
+            Rebalancer(app.state.live_connections, lambda: bus.command_client,
+                       settings.redis_prefix, bus.instance, settings.rebalance_seconds,
+                       settings.rebalance_min_excess)
+            if settings.rebalance_seconds > 0 else None)
     else:
         app.state.presence = Presence(settings.seek_grace_seconds, app.state.bus.publish)
+        app.state.rebalancer = None
     app.state.jobs = None
 
     async def apply_identity_changes() -> None:

@@ -3,7 +3,9 @@ tournaments, presence sweep) in a process of their own, so web instances only se
 
 Run it beside web instances started with ``STEPWELL_BACKGROUND_JOBS=off``. Several workers may run:
 they compete for the leader lock in Redis and exactly one works; when it dies (even kill -9),
-another takes over within ``STEPWELL_LEADER_TTL_SECONDS``. Without Redis a worker simply runs the
+another takes over within ``STEPWELL_LEADER_TTL_SECONDS`` plus one ``STEPWELL_LEADER_RENEW_SECONDS``.
+Every worker spawns its bot pool when it starts, so a stand-by that takes over has its bots'
+processes ready (bench/failover.py measures the silence). Without Redis a worker simply runs the
 jobs (then web instances must be started with background jobs off, or be the only process).
 """
 
@@ -19,6 +21,7 @@ from app.db.session import make_engine, make_session_factory
 from app.jobs import BackgroundJobs
 from app.kernel import logs
 from app.kernel.settings import Settings
+from app.match import Announced, MatchPublisher
 from app.realtime.bus import EventBus, InProcessBus
 from app.realtime.presence import Presence, SharedPresence
 from app.realtime.redis_bus import RedisBus
@@ -46,7 +49,10 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
         presence = Presence(settings.seek_grace_seconds, bus.publish)
     bus.bind_loop(loop)
     presence.bind_loop(loop)
-    jobs = BackgroundJobs(settings, session_factory, bus, presence)
+    announced = Announced(session_factory)
+    notes = asyncio.create_task(announced.run())
+    jobs = BackgroundJobs(settings, session_factory, bus, presence,
+                          MatchPublisher(bus, announced), warm_bots=True)
     runner = asyncio.create_task(jobs.run())
     stop = stop or asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -61,6 +67,9 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
             await runner
         await presence.aclose()
         await bus.aclose()
+        notes.cancel()  # what the bus sent is noted once more as it stops
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await notes
         engine.dispose()
 
 

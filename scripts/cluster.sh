@@ -5,6 +5,7 @@
 #   scripts/cluster.sh start     # or: make cluster      (prints the two URLs)
 #   scripts/cluster.sh stop      # or: make cluster-stop
 #   scripts/cluster.sh status
+#   scripts/cluster.sh rolling-restart   # each web instance, then each worker, in turn (a deploy)
 #
 # Settings (environment): CLUSTER_PORTS="8001 8002", CLUSTER_WORKERS=1,
 # DATABASE_URL (default: local PostgreSQL, database stepwell_cluster), REDIS_URL,
@@ -44,6 +45,58 @@ ensure_redis() {
   redis-cli -u "$REDIS_URL" ping >/dev/null || { echo "Redis at $REDIS_URL is not reachable" >&2; exit 1; }
 }
 
+start_worker() {
+  "$PY" -m app.worker >>"$RUN/worker-$1.log" 2>&1 &
+  echo $! >"$RUN/worker-$1.pid"
+}
+
+start_web() {
+  # --timeout-graceful-shutdown bounds uvicorn's wait for HTTP requests after the app's own
+  # drain (STEPWELL_DRAIN_GRACE_SECONDS + at most STEPWELL_DRAIN_TIMEOUT_SECONDS).
+  STEPWELL_BACKGROUND_JOBS=off "$PY" -m uvicorn app.main:create_app --factory \
+    --host 127.0.0.1 --port "$1" --no-access-log --ws-per-message-deflate false \
+    --timeout-graceful-shutdown 15 >>"$RUN/web-$1.log" 2>&1 &
+  echo $! >"$RUN/web-$1.pid"
+}
+
+# SIGTERM, then wait for the process to end (kill -9 after $2 seconds).
+stop_process() {
+  local pid=$1 seconds=$2
+  kill -TERM "$pid" 2>/dev/null || return 0
+  for _ in $(seq $((seconds * 10))); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+  echo "pid $pid still running after ${seconds}s: killed" >&2
+  kill -9 "$pid" 2>/dev/null || true
+}
+
+wait_ready() {
+  for _ in $(seq 150); do
+    curl -fs "http://127.0.0.1:$1/readyz" >/dev/null 2>&1 && return 0; sleep 0.2
+  done
+  echo "web :$1 is not ready; see $RUN/web-$1.log" >&2
+  return 1
+}
+
+# A deploy: one web instance at a time is stopped with SIGTERM (it drains: /readyz 503, sockets
+# told 1012 once their moves are acknowledged, requests finished), started again and waited for
+# until /readyz answers; then each worker (the leader releases its lock at once on SIGTERM).
+rolling_restart() {
+  ls "$RUN"/*.pid >/dev/null 2>&1 || { echo "not running (scripts/cluster.sh start first)" >&2; exit 1; }
+  for port in $PORTS; do
+    [ -e "$RUN/web-$port.pid" ] || continue
+    stop_process "$(cat "$RUN/web-$port.pid")" 60
+    start_web "$port"
+    wait_ready "$port" || exit 1
+    echo "web :$port restarted (pid $(cat "$RUN/web-$port.pid"))"
+  done
+  for pidfile in "$RUN"/worker-*.pid; do
+    [ -e "$pidfile" ] || continue
+    i=$(basename "$pidfile" .pid); i=${i#worker-}
+    stop_process "$(cat "$pidfile")" 30
+    start_worker "$i"
+    echo "worker $i restarted (pid $(cat "$pidfile"))"
+  done
+}
+
 start() {
   mkdir -p "$RUN"
   if ls "$RUN"/*.pid >/dev/null 2>&1; then echo "already running (scripts/cluster.sh stop first)" >&2; exit 1; fi
@@ -51,14 +104,12 @@ start() {
   ensure_redis
   "$PY" -m app.db.migrate
   for i in $(seq "$WORKERS"); do
-    "$PY" -m app.worker >"$RUN/worker-$i.log" 2>&1 &
-    echo $! >"$RUN/worker-$i.pid"
+    : >"$RUN/worker-$i.log"
+    start_worker "$i"
   done
   for port in $PORTS; do
-    STEPWELL_BACKGROUND_JOBS=off "$PY" -m uvicorn app.main:create_app --factory \
-      --host 127.0.0.1 --port "$port" --no-access-log --ws-per-message-deflate false \
-      >"$RUN/web-$port.log" 2>&1 &
-    echo $! >"$RUN/web-$port.pid"
+    : >"$RUN/web-$port.log"
+    start_web "$port"
   done
   for port in $PORTS; do
     for _ in $(seq 100); do
@@ -72,10 +123,7 @@ start() {
 stop() {
   for pidfile in "$RUN"/*.pid; do
     [ -e "$pidfile" ] || continue
-    pid=$(cat "$pidfile")
-    kill "$pid" 2>/dev/null || true
-    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$pid" 2>/dev/null || true
+    stop_process "$(cat "$pidfile")" 30
     rm -f "$pidfile"
   done
 }
@@ -93,5 +141,6 @@ case "${1:-start}" in
   start) start ;;
   stop) stop ;;
   status) status ;;
-  *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
+  rolling-restart) rolling_restart ;;
+  *) echo "usage: $0 start|stop|status|rolling-restart" >&2; exit 2 ;;
 esac

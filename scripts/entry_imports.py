@@ -151,10 +151,15 @@ def rewrite_file(path: Path, root: Path, packages: list[str],
                 break
             names.append((exported, alias.asname or alias.name))
         else:
+            last = node.end_lineno or node.lineno
+            if any("#" in text for text in lines[node.lineno - 1:last - 1]):
+                report.problems.append(f"{where}: a comment inside the import; rewrite it by hand")
+                continue
             line = lines[node.lineno - 1]
             indent = line[:len(line) - len(line.lstrip())]
-            edits.append((node.lineno, node.end_lineno or node.lineno,
-                          _render(node, target, names, indent) + "\n"))
+            trailing = lines[last - 1][node.end_col_offset or 0:].rstrip()  # a comment, if any
+            edits.append((node.lineno, last,
+                          _render(node, target, names, indent) + trailing + "\n"))
     if not edits:
         return
     for first, last, text in sorted(edits, reverse=True):

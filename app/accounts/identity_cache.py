@@ -4,25 +4,31 @@ An authenticated request costs no query and no write: ``api_tokens.last_used_at`
 most once a minute per token, off the request. Cached entries live ``CACHE_SECONDS``;
 ``forget_token`` / ``forget_session`` / ``forget_user`` drop entries at once (revocation, logout,
 renames), and other instances learn of it through the bus (``AUTH_CHANNEL``), where the live
-connections that used the credential are also ended.
+connections that used the credential are also ended. When the bus comes back after an outage
+(announcements may have been missed) the caches are dropped and :meth:`IdentityCache.still_valid`
+tells the live connections which of their credentials still exist.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 from starlette.requests import HTTPConnection
 
 from app.accounts import identity, sessions
+from app.db.models import ApiToken, BrowserSession
 from app.kernel.identity import Identity
 from app.realtime.bus import RESYNC
 
 CACHE_SECONDS = 60.0
+CHECK_BATCH = 500
+"""Credentials looked up per query by :meth:`IdentityCache.still_valid` (an IN list)."""
 TOUCH_EVERY_SECONDS = 60.0
 AUTH_CHANNEL = "auth"
 """Bus channel on which instances announce revoked tokens, ended sessions and changed users:
@@ -121,6 +127,23 @@ class IdentityCache:
             return work(session)
         with self.session_factory() as own:
             return work(own)
+
+    def still_valid(self, token_hashes: Collection[str], session_hashes: Collection[str]
+                    ) -> tuple[set[str], set[str]]:
+        """Which of these token and browser-session hashes still exist (a revoked token's row
+        and an ended session's row are deleted): one query per ``CHECK_BATCH`` of each, however
+        many connections use them. Blocking: call from a worker thread."""
+        tokens, browser = list(token_hashes), list(session_hashes)
+        valid_tokens: set[str] = set()
+        valid_sessions: set[str] = set()
+        with self.session_factory() as session:
+            for start in range(0, len(tokens), CHECK_BATCH):
+                valid_tokens.update(session.scalars(select(ApiToken.token_hash).where(
+                    ApiToken.token_hash.in_(tokens[start:start + CHECK_BATCH]))))
+            for start in range(0, len(browser), CHECK_BATCH):
+                valid_sessions.update(session.scalars(select(BrowserSession.key_hash).where(
+                    BrowserSession.key_hash.in_(browser[start:start + CHECK_BATCH]))))
+        return valid_tokens, valid_sessions
 
     # -- invalidation -----------------------------------------------------------------------------
 

@@ -32,7 +32,7 @@ CONCURRENT_MATCHES = 2
 
 
 def make_pool(workers: int) -> ProcessPoolExecutor:
-    return spawn_pool(workers, compute.idle_priority)
+    return spawn_pool(workers, compute.idle_priority, name="analysis")
 
 
 class AnalysisRunner:

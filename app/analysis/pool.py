@@ -26,7 +26,7 @@ class HintPool:
     def executor(self) -> ProcessPoolExecutor:
         with self._lock:
             if self._executor is None:
-                self._executor = spawn_pool(1, lower_priority)
+                self._executor = spawn_pool(1, lower_priority, name="hints")
             return self._executor
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:

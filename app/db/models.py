@@ -17,6 +17,7 @@ from sqlalchemy import (
     Table,
     UniqueConstraint,
     false,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
@@ -120,6 +121,10 @@ class BrowserSession(Base):
     last_seen_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
+UNANNOUNCED = "version > announced_version"
+"""A match whose latest change has not been announced yet (the outbox's condition)."""
+
+
 class Match(Base):
     """One game: its options and seed, the engine snapshot after ``ply`` moves, and its result."""
 
@@ -138,6 +143,9 @@ class Match(Base):
     offers: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # pending draw/takeback/… offers
     eliminated: Mapped[list[Any]] = mapped_column(JSON, default=list)  # seats out, in order
     version: Mapped[int] = mapped_column(Integer, default=0)  # bumped by every change
+    # The last version whose change reached the bus (app/match/outbox.py): a newer ``version``
+    # is a change still to announce. A new match (version 0) starts unannounced.
+    announced_version: Mapped[int] = mapped_column(Integer, default=-1, server_default="-1")
     rematch_of: Mapped[str | None] = mapped_column(String(12), unique=True)  # one rematch a game
     # Sealed: only its seated players may see it (a duplicate round's table, until the round
     # has ended at every table: the tables share one deal). See app/match/sealing.py.
@@ -158,6 +166,12 @@ class Match(Base):
 
     players: Mapped[list[MatchPlayer]] = relationship(
         order_by="MatchPlayer.seat", cascade="all, delete-orphan", lazy="selectin"
+    )
+
+    __table_args__ = (
+        # Only the changes still to announce: the outbox relay's scan reads this small index.
+        Index("ix_matches_unannounced", "id", postgresql_where=text(UNANNOUNCED),
+              sqlite_where=text(UNANNOUNCED)),
     )
 
 

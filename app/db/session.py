@@ -27,6 +27,8 @@ from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
 
+from app.kernel.metrics import watch_database_pool
+
 POOL_TIMEOUT = 10
 SQLITE_BUSY_SECONDS = 10
 POOL_RECYCLE_SECONDS = 1800
@@ -60,7 +62,14 @@ class WriterTurn:
 
 
 def make_engine(url: str, pool_size: int = 8) -> Engine:
-    """An engine; SQLite gets foreign keys on, WAL, a busy timeout and its folder created."""
+    """An engine; SQLite gets foreign keys on, WAL, a busy timeout and its folder created. Its
+    pool's use is in the metrics."""
+    engine = _new_engine(url, pool_size)
+    watch_database_pool(engine)
+    return engine
+
+
+def _new_engine(url: str, pool_size: int) -> Engine:
     common: dict[str, Any] = {"json_serializer": _json_dumps, "json_deserializer": orjson.loads,
                               "pool_size": pool_size, "max_overflow": 0,
                               "pool_timeout": POOL_TIMEOUT}

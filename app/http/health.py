@@ -1,5 +1,6 @@
-"""``/healthz`` (the process answers) and ``/readyz`` (it can serve: the database and, when one
-is configured, Redis answer). Load balancers and orchestrators ask these, never a page."""
+"""``/healthz`` (the process answers) and ``/readyz`` (it can serve: not shutting down, and the
+database and, when one is configured, Redis answer). Load balancers and orchestrators ask these,
+never a page."""
 
 from __future__ import annotations
 
@@ -42,7 +43,11 @@ async def _redis_answers(request: Request) -> bool | None:
 
 @router.get("/readyz")
 async def ready(request: Request) -> JSONResponse:
-    """200 when this instance can serve; 503 (with what is missing) otherwise."""
+    """200 when this instance can serve; 503 (with what is missing) otherwise. From SIGTERM on
+    (see ``app/http/drain.py``) 503 ``draining``, while the instance still serves what it has."""
+    if request.app.state.drain.draining:
+        return JSONResponse({"status": "draining", "reason": "draining"}, status_code=503,
+                            headers={"Cache-Control": "no-store", "Retry-After": "1"})
     try:
         database = await asyncio.wait_for(asyncio.to_thread(_database_answers, request),
                                           CHECK_SECONDS)

@@ -7,7 +7,16 @@ user (``end_user``, "log out everywhere"), all announced on ``AUTH_CHANNEL`` and
 instance, the announcing one included; and a token's expiry, by a timer. ``forget_user`` (a
 rename, an upgrade) only refreshes caches and ends nothing. Anonymous connections never end here.
 
+An announcement made while this instance's Redis connection was down never arrives; so when the
+bus comes back (``RESYNC`` on ``AUTH_CHANNEL``) every credential still in use here is looked up
+again (``lookup``: a query per batch of credentials, not one per connection) and the connections
+whose token or browser session is gone end exactly as if the announcement had arrived.
+
 Sockets close with :data:`CLOSE_CREDENTIAL_ENDED` after an error message; streams end.
+When the instance shuts down (:meth:`LiveConnections.drain`), every connection, anonymous ones
+included, ends for the reason ``restart``: a socket once its moves in flight are acknowledged,
+with :data:`CLOSE_RESTART` and no message; a stream simply ends. Clients reconnect (to another
+instance behind the load balancer) and resynchronise.
 One token may hold at most ``max_per_token`` connections at a time (more: 429 ``rate_limited``,
 a socket closes with :data:`CLOSE_TOO_MANY`). The count is per instance: behind a load balancer
 spreading N instances, a token may hold up to N times as many.
@@ -16,8 +25,10 @@ spreading N instances, a token may hold up to N times as many.
 from __future__ import annotations
 
 import asyncio
+import logging
+import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,8 +36,11 @@ from starlette.requests import HTTPConnection
 
 from app.http.principal import Principal
 from app.http.ratelimit import RateLimited
-from app.kernel.metrics import OPEN_CONNECTIONS
+from app.kernel.metrics import CREDENTIAL_RECHECKS, OPEN_CONNECTIONS
 from app.kernel.timesource import now
+from app.realtime.bus import RESYNC
+
+log = logging.getLogger(__name__)
 
 CLOSE_CREDENTIAL_ENDED = 4401
 """Socket close code: the credential was refused, revoked, expired or logged out."""
@@ -38,10 +52,23 @@ CLOSE_TOO_MANY = 4429
 ENDED_REMEMBERED_SECONDS = 120.0
 """How long an ended token or session is remembered, so a connection that resolved it just
 before the announcement and registers just after is still ended (longer than any cache entry)."""
+CLOSE_RESTART = 1012
+"""Socket close code (the standard "Service Restart"): this instance is shutting down; reconnect
+after a short random delay (the browser client waits 200–1500 ms) and resynchronise. uvicorn's
+own shutdown closes any socket still open with the same code."""
 RETRY_AFTER_SECONDS = 5.0
+RECHECK_TRIES = 5
+RECHECK_RETRY_SECONDS = 1.0
+"""After a bus outage the database may be away too: the re-check is tried this often, this far
+apart."""
 
 Reason = str
-"""Why a connection ended: ``revoked``, ``logged_out`` or ``expired``."""
+"""Why a connection ended: ``revoked``, ``logged_out``, ``expired`` or ``restart``."""
+RESTART: Reason = "restart"
+Lookup = Callable[[Collection[str], Collection[str]], tuple[set[str], set[str]]]
+"""(token hashes, browser-session hashes) -> those of each that are still valid. Blocking (it
+asks the database): called in a worker thread."""
+DRAIN_POLL_SECONDS = 0.05
 
 
 @dataclass(eq=False, slots=True)
@@ -52,17 +79,42 @@ class Live:
     end: Callable[[Reason], None]
     ended: Reason | None = None
     timer: asyncio.TimerHandle | None = field(default=None, repr=False)
+    moving: int = 0
+    """Moves of this socket being played and not yet answered."""
+    answered: asyncio.Future[None] | None = field(default=None, repr=False)
+    """Made by a drain waiting for ``moving`` to fall to 0."""
+
+    def start_move(self) -> bool:
+        """A move arrived: False when the connection is closing for a restart (the move is
+        not played: the client, seeing the socket close without an answer, plays it again
+        elsewhere); else it counts as in flight until :meth:`finish_move`."""
+        if self.ended == RESTART:
+            return False
+        self.moving += 1
+        return True
+
+    def finish_move(self) -> None:
+        """The move's answer (ack or error) has been sent."""
+        self.moving -= 1
+        if not self.moving and self.answered is not None and not self.answered.done():
+            self.answered.set_result(None)
 
 
 class LiveConnections:
     """The registry (one per app). Used on the event loop only."""
 
-    def __init__(self, max_per_token: int) -> None:
+    def __init__(self, max_per_token: int, lookup: Lookup | None = None) -> None:
+        """``lookup``: how credentials are checked again after a bus outage (None: never)."""
         self.max_per_token = max_per_token
+        self.lookup = lookup
         self._by_token: dict[str, set[Live]] = {}
         self._by_session: dict[str, set[Live]] = {}
         self._by_user: dict[int, set[Live]] = {}
         self._ended: dict[str, float] = {}
+        self._rechecks: set[asyncio.Task[int]] = set()
+        self._open: set[Live] = set()
+        self.closing = False
+        """True once :meth:`drain` began: a socket that opens now is told to go elsewhere."""
 
     def open(self, principal: Principal, end: Callable[[Reason], None]) -> Live:
         """Register a connection that has just been admitted; raises :class:`RateLimited` when
@@ -73,8 +125,13 @@ class LiveConnections:
                 f"This token already holds {self.max_per_token} open streams and sockets, the "
                 "most it may: close one first."))
         live = Live(principal, end)
+        self._open.add(live)
+        if self.closing:  # shutting down: the client is to go to another instance
+            live.ended = RESTART
+            live.end(RESTART)
+            return live
         if principal.user is None:
-            return live  # anonymous: nothing can end it
+            return live  # anonymous: only a restart ends it
         for key, index in ((token, self._by_token), (principal.session_hash, self._by_session)):
             if key is not None:
                 index.setdefault(key, set()).add(live)
@@ -94,6 +151,7 @@ class LiveConnections:
         if live.timer is not None:
             live.timer.cancel()
             live.timer = None
+        self._open.discard(live)
         principal = live.principal
         if principal.user is None:
             return
@@ -120,7 +178,92 @@ class LiveConnections:
             for live in ending:
                 self._end(live, "logged_out")
             return len(ending)
+        if kind == RESYNC and self.lookup is not None:  # announcements may have been missed
+            task = asyncio.get_running_loop().create_task(self.recheck())
+            self._rechecks.add(task)
+            task.add_done_callback(self._rechecks.discard)
         return 0
+
+    async def recheck(self) -> int:
+        """Look every credential in use here up again and end the connections of those that are
+        gone (revoked, logged out); returns how many connections ended."""
+        assert self.lookup is not None
+        tokens, sessions = set(self._by_token), set(self._by_session)
+        if not tokens and not sessions:
+            return 0
+        for attempt in range(RECHECK_TRIES):
+            try:
+                valid_tokens, valid_sessions = await asyncio.to_thread(
+                    self.lookup, tokens, sessions)
+                break
+            except Exception:
+                log.warning("re-checking %d credentials failed (try %d of %d)",
+                            len(tokens) + len(sessions), attempt + 1, RECHECK_TRIES,
+                            exc_info=True)
+                await asyncio.sleep(RECHECK_RETRY_SECONDS)
+        else:
+            CREDENTIAL_RECHECKS.labels("failed").inc()
+            return 0
+        CREDENTIAL_RECHECKS.labels("done").inc()
+        ended = sum(self._end_all(self._by_token, token, "revoked")
+                    for token in tokens - valid_tokens)
+        ended += sum(self._end_all(self._by_session, session, "logged_out")
+                     for session in sessions - valid_sessions)
+        if ended:
+            log.info("%d live connection(s) ended: their credential ended while the bus was away",
+                     ended)
+        return ended
+    @property
+    def open_count(self) -> int:
+        """Connections open on this instance, anonymous ones included."""
+        return len(self._open)
+
+    def shed(self, count: int) -> int:
+        """End up to ``count`` connections chosen at random among those with no move in flight,
+        for a restart (their clients reconnect, through the load balancer, perhaps elsewhere);
+        returns how many."""
+        if count <= 0 or self.closing:
+            return 0
+        idle = [live for live in self._open if live.ended is None and not live.moving]
+        chosen = random.sample(idle, min(count, len(idle)))
+        for live in chosen:
+            live.ended = RESTART
+            if live.timer is not None:
+                live.timer.cancel()
+                live.timer = None
+            live.end(RESTART)
+        return len(chosen)
+
+    async def drain(self, timeout: float) -> int:
+        """End every open connection for a restart and wait (at most ``timeout`` seconds) until
+        they are gone; returns how many were still open at the deadline.
+
+        Each connection is marked first, so none starts another move; one with moves in flight
+        is ended once they are answered, so an acknowledged move is never lost to the close."""
+        self.closing = True
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        ending = [live for live in self._open if live.ended is None]
+        for live in ending:
+            live.ended = RESTART
+            if live.timer is not None:
+                live.timer.cancel()
+                live.timer = None
+
+        async def end_when_answered(live: Live) -> None:
+            if live.moving:
+                live.answered = loop.create_future()
+                await live.answered
+            live.end(RESTART)
+
+        waiting = [asyncio.ensure_future(end_when_answered(live)) for live in ending]
+        if waiting:
+            await asyncio.wait(waiting, timeout=timeout)
+        for task in waiting:
+            task.cancel()
+        while self._open and loop.time() < deadline:
+            await asyncio.sleep(DRAIN_POLL_SECONDS)
+        return len(self._open)
 
     def _end_all(self, index: dict[Any, set[Live]], key: str, reason: Reason) -> int:
         self._remember(key)

@@ -6,7 +6,9 @@
    (close 4401 ``invalid_token`` / 4403 ``missing_scope``, after an error message);
 3. the connection registers in :class:`LiveConnections` (a token over its cap: close 4429
    ``rate_limited``), which closes it with 4401 ``credential_ended`` when its token is revoked
-   or expires, or its browser session logs out.
+   or expires, or its browser session logs out, and with 1012 when the instance shuts down (a
+   socket that opens while it does is accepted and closed with 1012 at once, so the client
+   reconnects to another instance rather than failing).
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ from app.http.doors import admit
 from app.http.live_connections import (
     CLOSE_CREDENTIAL_ENDED,
     CLOSE_FORBIDDEN,
+    CLOSE_RESTART,
     CLOSE_TOO_MANY,
+    RESTART,
     Live,
     Reason,
     ended_message,
@@ -47,10 +51,14 @@ async def refuse(websocket: WebSocket, code: str, message: str, close_code: int,
 
 def closer(websocket: WebSocket) -> Callable[[Reason], None]:
     """What the registry calls when the socket's credential ends: an error message, then close
-    4401 (the handler, waiting for the client, then sees the disconnect and cleans up)."""
+    4401; or when the instance shuts down: close 1012 (the handler, waiting for the client, then
+    sees the disconnect and cleans up)."""
 
     async def close(reason: Reason) -> None:
         with contextlib.suppress(Exception):
+            if reason == RESTART:
+                await websocket.close(CLOSE_RESTART, "server restarting")
+                return
             if websocket.application_state == WebSocketState.CONNECTED:
                 await websocket.send_json(ended_message(reason))
             await websocket.close(CLOSE_CREDENTIAL_ENDED)  # before accepting: a refusal
@@ -69,6 +77,10 @@ async def enter(websocket: WebSocket, scope: str) -> Live | None:
     returns when the socket ends."""
     if not origin_allowed(websocket, websocket.app.state.settings.trusted_origins):
         await websocket.close(CLOSE_FORBIDDEN)
+        return None
+    if live_connections(websocket).closing:
+        await websocket.accept()
+        await websocket.close(CLOSE_RESTART, "server restarting")
         return None
     try:
         principal = admit(websocket, await resolve_principal_async(websocket), scope)

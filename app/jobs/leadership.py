@@ -2,11 +2,13 @@
 
 - :class:`SoleLeader` — one process and no Redis (``make run``): this process always leads.
 - :class:`RedisLeader` — redis-py's :class:`~redis.asyncio.lock.Lock` (``SET key token NX PX
-  ttl``), taken without blocking and renewed every third of its time to live (``reacquire``: a
-  compare-and-set of the TTL). The holder runs the jobs; everyone else keeps trying.
-  A holder that dies (kill -9) stops renewing, the lock expires after ``ttl`` seconds and another
-  candidate takes over; a holder that cannot renew in time (Redis away, loop stalled) stops its
-  jobs before its lock can have passed to someone else. A clean shutdown releases at once.
+  ttl``), taken without blocking and renewed every ``renew`` seconds (``reacquire``: a
+  compare-and-set of the TTL; a third of the TTL at most). The holder runs the jobs; everyone
+  else tries again every ``renew`` seconds. A holder that dies (kill -9) stops renewing, the lock
+  expires within ``ttl`` seconds and another candidate takes over at its next try, so a short
+  lease renewed often is a short failover; a holder that cannot renew in time (Redis away, loop
+  stalled) stops its jobs before its lock can have passed to someone else. A clean shutdown
+  releases at once.
 
 Both expose ``async lead(start)`` which runs ``start()`` (returning the job tasks) while leading
 and cancels those tasks when leadership is lost.
@@ -51,10 +53,14 @@ class SoleLeader:
 
 
 class RedisLeader:
-    def __init__(self, client: Callable[[], Any], key: str, ttl_seconds: float = 5.0) -> None:
+    def __init__(self, client: Callable[[], Any], key: str, ttl_seconds: float = 5.0,
+                 renew_seconds: float | None = None) -> None:
         self.client = client
         self.key = key
         self.ttl_ms = max(300, int(ttl_seconds * 1000))
+        third = self.ttl_ms / 3000
+        self.step = third if renew_seconds is None else max(0.05, min(renew_seconds, third))
+        """Seconds between renewals (the holder) and between tries (everyone else)."""
         self.token = uuid.uuid4().hex
         self.is_leader = False
         self.terms = 0
@@ -82,7 +88,7 @@ class RedisLeader:
                 await lock.release()
 
     async def lead(self, start: Start) -> None:
-        step = self.ttl_ms / 3000
+        step = self.step
         try:
             while True:
                 try:
@@ -121,4 +127,7 @@ class RedisLeader:
                     return
         finally:
             self.is_leader = False
+            for task in tasks:
+                task.cancel()
+            await self.release()  # now, not after the jobs' cleanup: the stand-by takes over
             await _stop(tasks)

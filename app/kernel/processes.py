@@ -1,5 +1,5 @@
 """Process pools that end with the server: the bots', the analyses' and the hints' worker
-processes."""
+processes. Each one reports its size, its busy workers and its waiting jobs to the metrics."""
 
 from __future__ import annotations
 
@@ -9,19 +9,62 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
+
+from app.kernel.metrics import POOL_BUSY, POOL_QUEUED, POOL_WORKERS
 
 PARENT_CHECK_SECONDS = 1.0
 
 
-def spawn_pool(workers: int, initializer: Callable[[], None] | None = None) -> ProcessPoolExecutor:
+class MeteredPool(ProcessPoolExecutor):
+    """A process pool that keeps the pool gauges current: a job counts from its submission to
+    its end; the first ``workers`` of them are busy workers, the rest wait in the queue (each
+    worker runs one job at a time)."""
+
+    def __init__(self, name: str, workers: int, **options: Any) -> None:
+        super().__init__(max_workers=workers, **options)
+        self.name = name
+        self.workers = workers
+        self.jobs = 0
+        self._count = threading.Lock()
+        self._open = True
+        POOL_WORKERS.labels(name).inc(workers)
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future = super().submit(fn, *args, **kwargs)
+        self._moved(1)
+        future.add_done_callback(lambda _: self._moved(-1))
+        return future
+
+    def _moved(self, delta: int) -> None:
+        with self._count:
+            before = self.jobs
+            self.jobs = after = before + delta
+        busy = min(after, self.workers) - min(before, self.workers)
+        queued = max(0, after - self.workers) - max(0, before - self.workers)
+        if busy:
+            POOL_BUSY.labels(self.name).inc(busy)
+        if queued:
+            POOL_QUEUED.labels(self.name).inc(queued)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        super().shutdown(wait=wait, cancel_futures=cancel_futures)
+        with self._count:
+            was_open, self._open = self._open, False
+        if was_open:
+            POOL_WORKERS.labels(self.name).dec(self.workers)
+
+
+def spawn_pool(workers: int, initializer: Callable[[], None] | None = None, *,
+               name: str = "other") -> MeteredPool:
     """A pool of spawned processes that end with this one, even when it is killed outright (kill
     -9, the OOM killer), where no shutdown runs: a pool worker waiting for work does not notice
     its parent's death, and each one left behind kept its memory (~87 MB) for good.
-    ``initializer`` (module-level, so it can be pickled) then runs in each worker as usual."""
-    return ProcessPoolExecutor(max_workers=max(1, workers),
-                               mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_start_worker, initargs=(os.getpid(), initializer))
+    ``initializer`` (module-level, so it can be pickled) then runs in each worker as usual;
+    ``name`` labels the pool's metrics (``bots``, ``analysis``, ``hints``)."""
+    return MeteredPool(name, max(1, workers), mp_context=multiprocessing.get_context("spawn"),
+                       initializer=_start_worker, initargs=(os.getpid(), initializer))
 
 
 def _start_worker(parent: int, initializer: Callable[[], None] | None) -> None:

@@ -121,7 +121,25 @@ class Settings(BaseSettings):
     """"auto": this process runs the background jobs (clocks, pairing, seek expiry, bots) when it
     is the only one (no Redis) or holds the leader lock (Redis); "off": never (web instances when
     a worker, ``python -m app.worker``, is deployed)."""
-    leader_ttl_seconds: float = 5.0
-    """Lifetime of the jobs' leader lock: a killed leader is replaced within this time."""
+    leader_ttl_seconds: float = 1.5
+    """Lifetime of the jobs' leader lock: a killed leader is replaced within this time (plus one
+    ``leader_renew_seconds``), so bots answer within about 2 s of a leader's kill -9."""
+    leader_renew_seconds: float = 0.3
+    """How often the leader renews its lock, and how often a stand-by tries to take it. Five
+    renewals per lifetime: a leader misses the lock only if its loop or Redis stalls for most
+    of ``leader_ttl_seconds`` (it then stops its jobs before another can start them)."""
     presence_heartbeat_seconds: float = 1.0
     """How often an instance tells Redis it is alive (taken for dead after 5 beats + 5 s)."""
+    drain_grace_seconds: float = 2.0
+    """After SIGTERM, how long a web instance answers ``/readyz`` 503 ``draining`` while still
+    serving everything, so a load balancer or orchestrator stops sending it new clients before
+    its sockets are told to reconnect elsewhere."""
+    drain_timeout_seconds: float = 10.0
+    """After the grace period, the longest wait for socket moves in flight to be acknowledged and
+    for the sockets to close; then uvicorn's own shutdown closes whatever is left."""
+    rebalance_seconds: float = 10.0
+    """With Redis: how often a web instance compares its open sockets and streams with the
+    other instances' and, holding clearly more than its share, tells some to reconnect (close
+    1012), so they spread again after a rolling restart (app/http/rebalance.py); 0: never."""
+    rebalance_min_excess: int = 10
+    """Connections over its share an instance must hold before it sheds any."""

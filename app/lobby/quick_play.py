@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.kernel.metrics import JOB_PASSES
 from app.lobby.service import LobbyService
 from app.match import MatchService, Publish
 
@@ -29,5 +30,7 @@ async def pair_quick_play(session_factory: sessionmaker[Session], publish_record
         await asyncio.sleep(interval)
         try:
             await asyncio.to_thread(pair_once, session_factory, publish_record, publish)
+            JOB_PASSES.labels("quick_play", "done").inc()
         except Exception:  # a failed round must not stop pairing; the next round retries
+            JOB_PASSES.labels("quick_play", "failed").inc()
             log.exception("quick-play pairing failed")

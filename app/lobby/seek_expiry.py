@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import Seek
 from app.kernel import timesource
+from app.kernel.metrics import JOB_PASSES
 from app.lobby.service import LobbyService, Publish
 from app.match import MatchService
 from app.realtime.presence import Presence
@@ -68,6 +69,8 @@ async def expire_absent_seekers(session_factory: sessionmaker[Session], presence
     while True:
         try:
             await sweep_once(session_factory, presence, publish, started_at)
+            JOB_PASSES.labels("seek_expiry", "done").inc()
         except Exception:  # the next sweep retries
+            JOB_PASSES.labels("seek_expiry", "failed").inc()
             log.exception("seek expiry sweep failed")
         await asyncio.sleep(min(MAX_INTERVAL_SECONDS, max(0.05, presence.grace_seconds / 2)))

@@ -8,6 +8,8 @@ import nothing else of it).
 - ``offers``   draw / agreed end / takeback / rematch; ``bots`` seats built-in bots;
 - ``clocks``   typed time controls and clocks; ``timeouts`` flags overdue players;
 - ``payloads`` the one place where a record becomes what a viewer may see;
+- ``publish``  announces a committed change; ``outbox`` announces again what a publisher that
+               died (or lost Redis) never did;
 - ``results``  result reason codes.
 
 The core invariant: a change is applied only if the match's ``version`` is still the one that
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
     from app.match.bots import (
         BOT_LEVELS,
         BOT_NAMES,
+        bot_move,
         bot_username,
         ensure_bot_user,
         find_user_id,
@@ -56,6 +59,7 @@ if TYPE_CHECKING:
         refuse_secret_options_in_rated,
         secret_options_set,
     )
+    from app.match.outbox import Announced, Relay, relay_at_start, relay_unannounced
     from app.match.payloads import (
         Known,
         MatchChange,
@@ -65,7 +69,7 @@ if TYPE_CHECKING:
         to_move_of,
         view_of,
     )
-    from app.match.publish import publish_match
+    from app.match.publish import MatchPublisher, publish_match
     from app.match.ratings import get_rating, rating_json, seat_ratings
     from app.match.ratings import leaderboard as rating_leaderboard
     from app.match.records import MatchHeader, MatchRecord, iso, record_of
@@ -101,6 +105,7 @@ __all__ = [
     "MATCH_ERRORS",
     "SEALED_CODE",
     "AccountIn",
+    "Announced",
     "BotRunner",
     "ChallengeIn",
     "GameRecordError",
@@ -109,6 +114,7 @@ __all__ = [
     "MatchChange",
     "MatchHeader",
     "MatchOut",
+    "MatchPublisher",
     "MatchRecord",
     "MatchService",
     "MatchSetup",
@@ -116,6 +122,7 @@ __all__ = [
     "PublicClock",
     "Publish",
     "QuickPlayIn",
+    "Relay",
     "ResultOut",
     "SeatOut",
     "SeekIn",
@@ -124,6 +131,7 @@ __all__ = [
     "TimeControl",
     "UserOut",
     "WarmMatches",
+    "bot_move",
     "bot_username",
     "clock_deadline",
     "clock_from_form",
@@ -152,6 +160,8 @@ __all__ = [
     "read_match",
     "record_of",
     "refuse_secret_options_in_rated",
+    "relay_at_start",
+    "relay_unannounced",
     "require_active",
     "require_open",
     "require_visible",
@@ -173,6 +183,12 @@ __all__ = [
 ]
 
 __getattr__ = lazy_exports(__name__, {
+    "bot_move": ("app.match.bots", "bot_move"),
+    "Announced": ("app.match.outbox", "Announced"),
+    "Relay": ("app.match.outbox", "Relay"),
+    "relay_at_start": ("app.match.outbox", "relay_at_start"),
+    "relay_unannounced": ("app.match.outbox", "relay_unannounced"),
+    "MatchPublisher": ("app.match.publish", "MatchPublisher"),
     "AccountIn": ("app.match.schemas", "AccountIn"),
     "BOT_LEVELS": ("app.match.bots", "BOT_LEVELS"),
     "BOT_NAMES": ("app.match.bots", "BOT_NAMES"),

@@ -10,6 +10,7 @@ import logging
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.kernel import timesource
+from app.kernel.metrics import JOB_PASSES
 from app.match.store import Publish
 from app.match.timeouts import flag_overdue, next_deadline
 
@@ -23,7 +24,9 @@ async def keep_clocks(session_factory: sessionmaker[Session], publish: Publish,
         try:
             await asyncio.to_thread(flag_overdue, session_factory, publish)
             upcoming = await asyncio.to_thread(next_deadline, session_factory)
+            JOB_PASSES.labels("clocks", "done").inc()
         except Exception:  # keep watching clocks whatever one sweep hit
+            JOB_PASSES.labels("clocks", "failed").inc()
             log.exception("clock sweep failed")
             upcoming = None
         delay = poll_seconds

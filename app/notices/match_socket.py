@@ -12,9 +12,10 @@ the new state for its own seat (built once per version and seat for all sockets,
 Browsers authenticate with their session cookie, other clients with ``?token=`` or a bearer
 header; any browser's ``Origin`` must be the site's own or a trusted one (see
 ``app/http/socket_door.py``). A move needs the ``play`` scope (else ``missing_scope``).
-Close codes: 4401 a refused or ended credential (revoked, expired, logged out), 4403 a foreign
-Origin, a token without ``read`` or a sealed match, 4404 no such match, 4429 too many
-connections for one token.
+Close codes: 1012 the instance is restarting (reconnect after a short random delay: moves sent
+before were answered, a move sent after the close began was not played), 4401 a refused or
+ended credential (revoked, expired, logged out), 4403 a foreign Origin, a token without
+``read`` or a sealed match, 4404 no such match, 4429 too many connections for one token.
 
 Served by :class:`MatchSockets`, a pure ASGI middleware in front of the app's stack, rather than
 a FastAPI route: the route's dependency machinery and every middleware frame would live as long
@@ -52,16 +53,7 @@ from app.http.socket_door import accept, enter, leave, refuse
 from app.kernel import i18n
 from app.kernel.errors import NotFound, ServiceError
 from app.kernel.identity import Identity
-from app.match import (
-    Known,
-    MatchRecord,
-    MatchService,
-    PublicClock,
-    publish_match,
-    sealed_error,
-    sealed_for,
-    seat_message,
-)
+from app.match import Known, MatchRecord, MatchService, PublicClock, sealed_error, sealed_for, seat_message
 from app.notices.match_feed import MatchFeed, shared_matches
 from app.realtime.bus import QUEUE_SIZE, RESYNC, Receiver
 from app.realtime.connection import EXPECTED_ENDINGS
@@ -85,10 +77,9 @@ def _load_record(websocket: WebSocket, match_id: str) -> MatchRecord | None:
 
 def _play(websocket: WebSocket, match_id: str, viewer: Identity, move: str, ply: int
           ) -> MatchRecord:
-    bus = websocket.app.state.bus
     with websocket.app.state.session_factory() as session:
         try:
-            return MatchService(session, lambda r: publish_match(bus, r),
+            return MatchService(session, websocket.app.state.match_publisher,
                                 websocket.app.state.warm_matches).play(match_id, viewer, move, ply)
         except Exception as error:
             if is_busy_error(error):
@@ -359,8 +350,13 @@ async def answer_client(websocket: WebSocket, socket: SocketFeed, match_id: str,
         if kind == "ping":
             await websocket.send_json({"type": "pong"})
         elif kind == "move":
-            await websocket.send_json(
-                await play_from_socket(websocket, match_id, live, message))
+            if not live.start_move():  # closing for a restart: unplayed, the client retries
+                continue
+            try:
+                await websocket.send_json(
+                    await play_from_socket(websocket, match_id, live, message))
+            finally:
+                live.finish_move()
         elif kind == "sync":
             with contextlib.suppress(NotFound):
                 await websocket.send_text(seat_message(await socket.load(), socket.seat).text)

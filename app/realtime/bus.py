@@ -82,6 +82,11 @@ class EventBus(Protocol):
     async def leave(self, channel: str, sink: Sink) -> None:
         """Stop delivering to ``sink``; a channel's last local subscriber frees its entry."""
 
+    def after_sent(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` (on the loop) once every message this process published before
+        has left it; never if they were lost (Redis away). Thread-safe: the outbox marks a
+        change announced only then (app/match/outbox.py)."""
+
     def bind_loop(self, loop: asyncio.AbstractEventLoop) -> None: ...
 
     def on_reconnect(self, listener: Callable[[], None]) -> None: ...
@@ -135,6 +140,10 @@ class InProcessBus:
             sinks.discard(sink)
             if not sinks:
                 del self._queues[channel]
+
+    def after_sent(self, callback: Callable[[], None]) -> None:
+        """Delivered in this process as soon as published: nothing can be lost on the way."""
+        callback()
 
     def bind_loop(self, loop: asyncio.AbstractEventLoop) -> None:
         """Remember the server's loop at start-up so publishes before any subscription work."""

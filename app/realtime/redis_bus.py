@@ -23,6 +23,7 @@ import contextlib
 import logging
 import uuid
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -38,6 +39,14 @@ SUBSCRIBE_CONFIRM_SECONDS = 5.0
 log = logging.getLogger(__name__)
 
 
+@dataclass(frozen=True, slots=True)
+class _AfterSent:
+    """A callback waiting in the publisher's queue, and how many batches had failed then."""
+
+    failures: int
+    callback: Callable[[], None]
+
+
 class RedisBus:
     def __init__(self, url: str, prefix: str = PREFIX) -> None:
         self.url = url
@@ -47,7 +56,9 @@ class RedisBus:
         self._local: dict[str, set[Sink]] = {}
         self._confirmations: dict[str, asyncio.Future[None]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._outbox: asyncio.Queue[tuple[str, bytes]] | None = None
+        self._outbox: asyncio.Queue[tuple[str, bytes] | _AfterSent] | None = None
+        self._failures = 0
+        """Batches Redis refused so far: a callback queued before one of them is never called."""
         self._tasks: list[asyncio.Task[None]] = []
         self._control = asyncio.Lock()
         self._ready = asyncio.Event()
@@ -128,20 +139,47 @@ class RedisBus:
         self._fan_out(key, message)
         self._outbox.put_nowait((key, self._origin + data))
 
+    def after_sent(self, callback: Callable[[], None]) -> None:
+        """Queued behind the messages published so far; called once Redis took them all."""
+        loop = self._loop
+        if loop is None or loop.is_closed() or self._outbox is None:
+            return  # nothing was sent either
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            self._queue_callback(callback)
+        else:
+            loop.call_soon_threadsafe(self._queue_callback, callback)
+
+    def _queue_callback(self, callback: Callable[[], None]) -> None:
+        assert self._outbox is not None
+        self._outbox.put_nowait(_AfterSent(self._failures, callback))
+
     async def _publish_forever(self) -> None:
         assert self._outbox is not None
         while True:
             batch = [await self._outbox.get()]
             while not self._outbox.empty() and len(batch) < 256:
                 batch.append(self._outbox.get_nowait())
+            messages = [item for item in batch if not isinstance(item, _AfterSent)]
             try:
-                async with self.command_client.pipeline(transaction=False) as pipe:
-                    for channel, data in batch:
-                        pipe.publish(channel, data)
-                    await pipe.execute()
+                if messages:
+                    async with self.command_client.pipeline(transaction=False) as pipe:
+                        for channel, data in messages:
+                            pipe.publish(channel, data)
+                        await pipe.execute()
             except Exception:  # Redis away: these messages are lost; states resync on the next
-                log.exception("publishing %d bus message(s) failed", len(batch))
+                log.exception("publishing %d bus message(s) failed", len(messages))
+                self._failures += 1
                 await asyncio.sleep(0.2)
+            for item in batch:
+                if isinstance(item, _AfterSent) and item.failures == self._failures:
+                    try:  # nothing published before it was lost
+                        item.callback()
+                    except Exception:
+                        log.exception("an after-sent callback failed")
 
     # -- subscribing ------------------------------------------------------------------------------
 

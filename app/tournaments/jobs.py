@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.kernel.metrics import JOB_PASSES
 from app.match import Publish
 from app.realtime.bus import LIVE_CHANNEL, RESYNC, EventBus
 from app.tournaments.scheduler import OVER, advance_all
@@ -39,7 +40,9 @@ async def run_tournaments(session_factory: sessionmaker[Session], publish_record
                 try:
                     await asyncio.to_thread(advance_all, session_factory, publish_record,
                                             bus.publish)
+                    JOB_PASSES.labels("tournaments", "done").inc()
                 except Exception:  # the next pass retries
+                    JOB_PASSES.labels("tournaments", "failed").inc()
                     log.exception("tournament pass failed")
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(ended.wait(), poll_seconds)

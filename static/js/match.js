@@ -413,10 +413,11 @@ function connect() {
     onMessage: received,
     ply: () => match.ply,
     pongTimeoutMs: 10000,
-    onStatus(live) {
+    onStatus(live, why) {
       root.dataset.live = live ? "yes" : "no";
       if (live) showError("");
-      else if (match.status !== "finished") showError(t("Connection lost — reconnecting…"));
+      // A restart (a deploy) reconnects within 1.5 s: nothing to tell the player.
+      else if (why !== "restart" && match.status !== "finished") showError(t("Connection lost — reconnecting…"));
     },
   }).start();
 }

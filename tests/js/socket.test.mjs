@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import { backoffDelay, DEFAULT_POLICY, reconnectDelay, RESTART_CLOSE_CODE } from "../../static/js/kit/backoff.js";
 import { LiveSocket, socketUrl } from "../../static/js/kit/socket.js";
 
 class FakeTimers {
@@ -31,7 +32,7 @@ function fakeSocketClass(log) {
     emit(kind, event = {}) { for (const fn of this.handlers[kind] ?? []) fn(event); }
     open() { this.readyState = 1; this.emit("open"); }
     send(text) { this.sent.push(JSON.parse(text)); }
-    close() { if (this.readyState === 3) return; this.readyState = 3; this.emit("close"); }
+    close(code) { if (this.readyState === 3) return; this.readyState = 3; this.emit("close", { code }); }
     receive(message) { this.emit("message", { data: JSON.stringify(message) }); }
   };
 }
@@ -124,4 +125,61 @@ test("request: fails at once when closed, and on silence or a lost connection", 
   const cut = live.request({ type: "move" });
   sockets[0].close();
   await assert.rejects(cut, (e) => e.code === "closed");
+});
+
+test("reconnectDelay: after 1012 a uniform 200–1500 ms whatever the attempt, else the backoff", () => {
+  assert.equal(RESTART_CLOSE_CODE, 1012);
+  assert.equal(reconnectDelay(1012, 0, DEFAULT_POLICY, () => 0), 200);
+  assert.equal(reconnectDelay(1012, 9, DEFAULT_POLICY, () => 0.5), 850);
+  assert.equal(reconnectDelay(1012, 0, DEFAULT_POLICY, () => 0.999999), 1500);
+  for (const code of [1006, 1000, 4401, undefined]) {
+    assert.equal(reconnectDelay(code, 3, DEFAULT_POLICY, () => 0.25), backoffDelay(3, DEFAULT_POLICY, () => 0.25));
+  }
+});
+
+test("reconnectDelay spreads the clients of a restarted instance over the whole window", () => {
+  let seed = 7;
+  const random = () => { seed = (seed * 16807) % 2147483647; return (seed - 1) / 2147483646; };
+  const delays = Array.from({ length: 1000 }, () => reconnectDelay(1012, 0, DEFAULT_POLICY, random));
+  assert.ok(delays.every((ms) => ms >= 200 && ms <= 1500));
+  const buckets = [0, 0, 0, 0];
+  for (const ms of delays) buckets[Math.min(3, Math.floor((ms - 200) / 325))] += 1;
+  assert.ok(buckets.every((n) => n > 150), `not spread: ${buckets}`);
+});
+
+test("a 1012 close reconnects after the restart delay, quietly, and resyncs", () => {
+  const status = [];
+  let ply = 5;
+  const { sockets, timers } = setup({ random: () => 0.5, onStatus: (live, why) => status.push([live, why]),
+    ply: () => ply });
+  sockets[0].open();
+  sockets[0].close(1012);
+  timers.advance(849);
+  assert.equal(sockets.length, 1, "waits 200 + 0.5 × 1300 ms");
+  timers.advance(1);
+  assert.equal(sockets.length, 2);
+  ply = 9;
+  sockets[1].open();
+  assert.deepEqual(sockets[1].sent, [{ type: "sync", ply: 9 }]);
+  assert.deepEqual(status, [[true, undefined], [false, "restart"], [true, undefined]]);
+});
+
+test("a 1012 close after failed attempts does not wait the grown backoff", () => {
+  const { sockets, timers } = setup({ random: () => 0, policy: { base: 1000, factor: 2, max: 60000, jitter: 0 } });
+  sockets[0].close(); // never opened: attempts grow (1 s, 2 s, 4 s…)
+  timers.advance(1000);
+  sockets[1].close();
+  timers.advance(2000);
+  sockets[2].open();
+  sockets[2].close(1012);
+  timers.advance(200);
+  assert.equal(sockets.length, 4, "the restart delay, not the 4th backoff step");
+});
+
+test("a move in flight when the server closes with 1012 is rejected as closed (the page plays it again)", async () => {
+  const { live, sockets } = setup();
+  sockets[0].open();
+  const move = live.request({ type: "move", move: "a1-b2", ply: 3 });
+  sockets[0].close(1012);
+  await assert.rejects(move, (e) => e.code === "closed");
 });

@@ -34,6 +34,19 @@ def live_server(database_url: str, log_dir: Path, *, launch: Callable[[int], lis
 
     ``launch(port)`` replaces the uvicorn command line (e.g. a script that registers a test game
     first); ``strict_shutdown`` fails when the server needs more than SIGTERM to stop."""
+    with live_process(database_url, log_dir, launch=launch, strict_shutdown=strict_shutdown,
+                      **settings) as (base, _):
+        yield base
+
+
+@contextmanager
+def live_process(database_url: str, log_dir: Path, *,
+                 launch: Callable[[int], list[str]] | None = None, strict_shutdown: bool = False,
+                 **settings: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """:func:`live_server`, also yielding the process (for tests that signal it themselves).
+    Unless a test asks otherwise, the server drains for no grace period when it stops, and
+    never sheds sockets to rebalance (a test's few sockets stay where the test put them)."""
+    settings = {"drain_grace_seconds": "0", "rebalance_seconds": "0", **settings}
     port = free_port()
     env = {**os.environ, "STEPWELL_DATABASE_URL": database_url, "STEPWELL_SECRET_KEY": "live-tests",
            **{f"STEPWELL_{name.upper()}": value for name, value in settings.items()}}
@@ -56,7 +69,7 @@ def live_server(database_url: str, log_dir: Path, *, launch: Callable[[int], lis
             if time.monotonic() > deadline or process.poll() is not None:
                 raise RuntimeError(f"the live server did not start; see {log.name}")
             time.sleep(0.1)
-        yield base
+        yield base, process
     finally:
         process.terminate()
         try:

@@ -8,7 +8,7 @@
 //   clicks.js    clickStep(view.clicks, path), buttonMoves(legal, clicks): what a click plays
 //   controls.js  hintLine(parent).say(text), moveButtons(container, moves, {submit, label})
 //   rating.js    ratingText(rating), ratingBadge(rating), botBadge(user)
-//   backoff.js   backoffDelay(attempt, policy, random)
+//   backoff.js   backoffDelay(attempt, policy, random), reconnectDelay(closeCode, …) (1012: 200–1500 ms)
 //   socket.js    new LiveSocket(url, {onMessage, onStatus, ply}).start(); .request({type:"move",…})
 //   focusgrid.js focusGrid(container, {cancel, label, beforeClick}).attach(cells): arrow keys move
 //                the focus over a board's cells, Enter/Space click the cell, Escape cancels (every

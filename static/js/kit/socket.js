@@ -2,12 +2,15 @@
 // The one reconnecting websocket of every page (match, lobby, watch). No DOM access: the browser's
 // WebSocket and timers are the defaults and can be replaced (tests/js drive it with fakes).
 //   - reconnects after any close, with exponential backoff and jitter (backoff.js), until stop();
+//     a close with 1012 (the server instance is restarting) reconnects after 200–1500 ms at
+//     random, so the sockets spread over the other instances, and reports onStatus(false,
+//     "restart"): a planned move the page need not show as a lost connection;
 //   - after a reconnection it asks the server to resynchronise: {"type": "sync", "ply": N};
 //   - pings every `pingMs`; with `pongTimeoutMs`, a connection silent for longer is dropped and
 //     reopened (a phone that changed network keeps a dead socket open otherwise);
 //   - request(message) tags a message with an id and resolves with the server's {"type": "ack"} for
 //     it, or rejects with its {"type": "error", code, message} (used for moves over the socket).
-import { backoffDelay, DEFAULT_POLICY } from "./backoff.js";
+import { DEFAULT_POLICY, reconnectDelay, RESTART_CLOSE_CODE } from "./backoff.js";
 
 /**
  * A server message: a `type` and the type's own fields.
@@ -47,7 +50,8 @@ export class LiveSocket {
    * @param {string} url  ws:// or wss:// URL
    * @param {object} options
    * @param {(message: SocketMessage) => void} [options.onMessage]  every parsed message (acks included)
-   * @param {(live: boolean) => void} [options.onStatus]  true when (re)connected, false when lost
+   * @param {(live: boolean, why?: "restart") => void} [options.onStatus]  true when (re)connected,
+   *   false when lost (with "restart" when the server said it is restarting)
    * @param {(() => (number|null)) | null} [options.ply]  the ply the page shows, for resync after a reconnect
    * @param {Partial<import("./backoff.js").BackoffPolicy>} [options.policy]  reconnection delays
    * @param {number} [options.pingMs]  how often to ping
@@ -109,7 +113,7 @@ export class LiveSocket {
     this.socket = socket;
     socket.addEventListener("open", () => this.opened(socket));
     socket.addEventListener("message", (event) => this.received(socket, event));
-    socket.addEventListener("close", () => this.closed(socket));
+    socket.addEventListener("close", (event) => this.closed(socket, event));
   }
 
   /** @param {SocketLike} socket */
@@ -148,15 +152,21 @@ export class LiveSocket {
     this.onMessage(message);
   }
 
-  /** @param {SocketLike} socket */
-  closed(socket) {
+  /** @param {SocketLike} socket @param {{code?: number}} [event] */
+  closed(socket, event) {
     if (socket !== this.socket) return;
     this.timers.clearInterval(this.pingTimer);
     this.socket = null;
     this.failPending("closed");
-    this.onStatus(false);
+    const code = event?.code;
+    if (code === RESTART_CLOSE_CODE) {
+      this.attempt = 0;
+      this.onStatus(false, "restart");
+    } else {
+      this.onStatus(false);
+    }
     if (this.stopped) return;
-    const delay = backoffDelay(this.attempt, this.policy, this.random);
+    const delay = reconnectDelay(code, this.attempt, this.policy, this.random);
     this.attempt += 1;
     this.retryTimer = this.timers.setTimeout(() => { if (!this.stopped) this.connect(); }, delay);
   }

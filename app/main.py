@@ -75,7 +75,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         jobs_task = None
         if settings.background_jobs != "off":
             app.state.jobs = BackgroundJobs(settings, app.state.session_factory, app.state.bus,
-                                            app.state.presence, app.state.match_publisher, relay)
+                                            app.state.presence, app.state.match_publisher,
+                                            relay=relay)
             jobs_task = asyncio.create_task(app.state.jobs.run())
         heap.install()  # the collector walks what requests make, not the app (app/kernel/heap.py)
         app.state.drain.install(loop)  # SIGTERM: drain first, then uvicorn's shutdown

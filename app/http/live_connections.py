@@ -250,17 +250,19 @@ class LiveConnections:
                 live.timer.cancel()
                 live.timer = None
 
-        async def end_when_answered(live: Live) -> None:
-            if live.moving:
-                live.answered = loop.create_future()
-                await live.answered
-            live.end(RESTART)
-
-        waiting = [asyncio.ensure_future(end_when_answered(live)) for live in ending]
-        if waiting:
-            await asyncio.wait(waiting, timeout=timeout)
-        for task in waiting:
-            task.cancel()
+        answered: list[asyncio.Future[None]] = []
+        for live in ending:
+            if not live.moving:
+                live.end(RESTART)
+                continue
+            future = live.answered = loop.create_future()
+            future.add_done_callback(_end_for_restart(live))
+            answered.append(future)
+        if answered:
+            await asyncio.wait(answered, timeout=timeout)
+            for future in answered:  # still unanswered at the deadline: closed all the same
+                if not future.done():
+                    future.set_result(None)
         while self._open and loop.time() < deadline:
             await asyncio.sleep(DRAIN_POLL_SECONDS)
         return len(self._open)
@@ -284,6 +286,13 @@ class LiveConnections:
         live.ended = reason
         self.close(live)
         live.end(reason)
+
+
+def _end_for_restart(live: Live) -> Callable[[asyncio.Future[None]], None]:
+    def end(_: asyncio.Future[None]) -> None:
+        live.end(RESTART)
+
+    return end
 
 
 def _discard(index: dict[Any, set[Live]], key: Any, live: Live) -> None:

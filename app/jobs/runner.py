@@ -47,11 +47,13 @@ def bot_count_key(prefix: str, match_id: str) -> str:
 
 class BackgroundJobs:
     def __init__(self, settings: Settings, session_factory: sessionmaker[Session],
-                 bus: EventBus, presence: Presence, publisher: MatchPublisher,
-                 relay: Relay | None = None, *, warm_bots: bool = False) -> None:
-        """``warm_bots``: spawn the bot pool now and keep it between terms (a worker, whose
-        reason to exist is the jobs); else it is spawned on each takeover and stopped when
-        leadership ends (a web instance, which rarely leads, keeps no idle processes)."""
+                 bus: EventBus, presence: Presence, publisher: MatchPublisher, *,
+                 relay: Relay | None = None, warm_bots: bool = False) -> None:
+        """``publisher``: the process's match publisher (it notes what it announced, for the
+        outbox); ``relay``: the process's outbox relay, if it has one already. ``warm_bots``:
+        spawn the bot pool now and keep it between terms (a worker, whose reason to exist is
+        the jobs); else it is spawned on each takeover and stopped when leadership ends (a web
+        instance, which rarely leads, keeps no idle processes)."""
         self.settings = settings
         self.session_factory = session_factory
         self.bus = bus

@@ -29,6 +29,17 @@ DATABASE_UNAVAILABLE = Counter("stepwell_database_unavailable",
                                "Requests answered 503 because the database could not answer.")
 BUS_RECONNECTS = Counter("stepwell_bus_reconnects",
                          "Times this process's Redis pub/sub connection came back after a loss.")
+OUTBOX_UNANNOUNCED = Gauge("stepwell_outbox_unannounced",
+                           "Matches with a committed change not yet noted as announced, at the "
+                           "relay's last scan (a few are normal: notes are written in batches).",
+                           multiprocess_mode="livemax")
+OUTBOX_OLDEST_SECONDS = Gauge("stepwell_outbox_oldest_seconds",
+                              "How long the oldest of those changes has waited for its note, as "
+                              "the relay saw it (above the relay's grace: announced again).",
+                              multiprocess_mode="livemax")
+OUTBOX_RELAYED = Counter("stepwell_outbox_relayed",
+                         "Match changes the relay announced again because their publisher "
+                         "never noted them (died after the commit, or lost its bus).")
 POOL_WORKERS = Gauge("stepwell_process_pool_workers",
                      "Worker processes of the bot, analysis and hint pools, by pool.",
                      ["pool"], multiprocess_mode="livesum")
@@ -100,14 +111,3 @@ def watch_database_pool(engine: Engine) -> None:
     def _checked_in(*_: object) -> None:
         DB_POOL_CHECKED_OUT.dec()
         overflow_now(returning=True)
-OUTBOX_UNANNOUNCED = Gauge("stepwell_outbox_unannounced",
-                           "Matches with a committed change not yet noted as announced, at the "
-                           "relay's last scan (a few are normal: notes are written in batches).",
-                           multiprocess_mode="livemax")
-OUTBOX_OLDEST_SECONDS = Gauge("stepwell_outbox_oldest_seconds",
-                              "How long the oldest of those changes has waited for its note, as "
-                              "the relay saw it (above the relay's grace: announced again).",
-                              multiprocess_mode="livemax")
-OUTBOX_RELAYED = Counter("stepwell_outbox_relayed",
-                         "Match changes the relay announced again because their publisher "
-                         "never noted them (died after the commit, or lost its bus).")

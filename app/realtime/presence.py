@@ -33,8 +33,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 import orjson
+from redis.exceptions import RedisError
 
 from app.kernel import timesource
+from app.kernel.errors import ServerBusy
 from app.realtime.bus import match_channel
 
 _T = TypeVar("_T")
@@ -434,12 +436,19 @@ class SharedPresence(Presence):
                                                                                 player_ids))
 
     async def away_seconds_async(self, match_id: str, user_id: int) -> float:
-        live, dead, left = await self._read(match_id)
-        key = str(user_id)
-        if any(key in part["p"] for part in live):
-            return 0.0
+        """How long ``user_id`` has been away from the match, for claims and expiries. With Redis
+        away nobody can tell: the caller is told to retry (503), nothing is decided."""
+        try:
+            live, dead, left = await self._read(match_id)
+            key = str(user_id)
+            if any(key in part["p"] for part in live):
+                return 0.0
+            born = await self._born()
+        except (RedisError, OSError) as away:
+            raise ServerBusy("Who is at the board cannot be told while the live service "
+                             "reconnects: retry in a moment.", code="presence_unavailable") from away
         since = max([left.get(key, _epoch(self._started_at)), self._healed_at or 0.0,
-                     await self._born(), *(beat for beat, part in dead if key in part["p"])])
+                     born, *(beat for beat, part in dead if key in part["p"])])
         return max(0.0, _epoch(timesource.now()) - since)
 
     def away_seconds(self, match_id: str, user_id: int) -> float:

@@ -29,6 +29,7 @@ from typing import Any
 import orjson
 import redis.asyncio as aioredis
 from redis.asyncio.connection import BlockingConnectionPool
+from redis.exceptions import RedisError
 
 from app.kernel.metrics import BUS_RECONNECTS
 from app.realtime.bus import RESYNC, Inbox, Sink, deliver, new_inbox, read, wire_form
@@ -61,6 +62,8 @@ class RedisBus:
         """Batches Redis refused so far: a callback queued before one of them is never called."""
         self._tasks: list[asyncio.Task[None]] = []
         self._control = asyncio.Lock()
+        self._unconfirmed: set[str] = set()
+        """Channels joined while Redis was away, to subscribe when it is back."""
         self._ready = asyncio.Event()
         self._client: aioredis.Redis | None = None
         self._pubsub_client: aioredis.Redis | None = None
@@ -226,7 +229,12 @@ class RedisBus:
         async with self._control:
             if key not in self._local:
                 return  # everyone left while we waited for the lock
-            await self._pubsub.subscribe(key)
+            try:
+                await self._pubsub.subscribe(key)
+            except (RedisError, OSError):  # Redis away: kept locally, subscribed on the heal
+                log.warning("Redis away: %s is subscribed when it is back", key)
+                self._unconfirmed.add(key)
+                return
         with contextlib.suppress(TimeoutError):  # the reader resolves it on Redis's answer
             await asyncio.wait_for(asyncio.shield(confirmed), SUBSCRIBE_CONFIRM_SECONDS)
 
@@ -278,6 +286,19 @@ class RedisBus:
                 if confirmed is not None and not confirmed.done():
                     confirmed.set_result(None)
 
+    async def _subscribe_missed(self) -> None:
+        """Subscribe the channels joined while Redis was away (the heal's resync already told
+        their subscribers to read their state again)."""
+        missed, self._unconfirmed = self._unconfirmed, set()
+        async with self._control:
+            wanted = [key for key in missed if key in self._local]
+            if not wanted:
+                return
+            try:
+                await self._pubsub.subscribe(*wanted)
+            except (RedisError, OSError):  # gone again: the next heal tries them
+                self._unconfirmed.update(wanted)
+
     def on_reconnect(self, listener: Callable[[], None]) -> None:
         """Call ``listener`` (on the loop) each time the pub/sub connection comes back."""
         self._reconnect_listeners.append(listener)
@@ -288,6 +309,9 @@ class RedisBus:
         theirs."""
         log.warning("Redis pub/sub connection back: resyncing %d channels", len(self._local))
         BUS_RECONNECTS.inc()
+        if self._unconfirmed:  # joined while Redis was away: redis-py never recorded them
+            task = asyncio.get_running_loop().create_task(self._subscribe_missed())
+            self._tasks.append(task)
         for key in list(self._local):
             self._fan_out(key, {"type": RESYNC})
         for listener in self._reconnect_listeners:

@@ -236,7 +236,7 @@ class Client(threading.Thread):
                     self.problems.append(f"error {message.get('code')}")
                 elif kind == "ack":
                     self.acks.append((message["ply"], message["id"]))
-                    self.played_at.add(message["ply"] - 1)
+                    self.played_at.add(int(message["id"].split("@")[1]))
                     self.unanswered = None
                     self._move(socket)
                 elif kind == "state" and message["ply"] >= self.ply:
@@ -318,8 +318,9 @@ def _active(base: str, match_id: str) -> bool:
 
 
 def _assert_log_replays(database_url: str, match_id: str, acked: list[tuple[int, str]]) -> None:
-    """The stored log is 1..N without gap or double, holds every acknowledged move at its ply,
-    and replayed from the seed gives the stored snapshot."""
+    """The stored log is 1..N without gap or double, holds every acknowledged move right after
+    the ply it was sent at (the ack's ply is the match's, after any forced move), and
+    replayed from the seed gives the stored snapshot."""
     engine = create_engine(database_url)
     try:
         with engine.connect() as connection:
@@ -332,9 +333,10 @@ def _assert_log_replays(database_url: str, match_id: str, acked: list[tuple[int,
         engine.dispose()
     assert [ply for ply, _ in log] == list(range(1, match.ply + 1))
     stored = dict(log)
-    assert all(stored[ply] == tag.split("@")[0] and int(tag.split("@")[1]) == ply - 1
-               for ply, tag in acked), (acked, log)
-    assert len({ply for ply, _ in acked}) == len(acked)
+    sent = [(int(tag.split("@")[1]), tag.split("@")[0], ply) for ply, tag in acked]
+    wrong = [(at, move, ply) for at, move, ply in sent if stored.get(at + 1) != move or ply <= at]
+    assert not wrong, f"acknowledged (sent at ply, move, ack ply) unlike the log {log}: {wrong}"
+    assert len({at for at, _, _ in sent}) == len(sent)
     game = registry.get(match.game)
     options = match.options if isinstance(match.options, dict) else json.loads(match.options)
     replay = game.new_state(players=match.num_seats, options=options, seed=int(match.seed))

@@ -1,0 +1,50 @@
+"""The drain's parts in process (the whole of it, with real SIGTERMs, is tests/live/test_drain.py):
+/readyz while draining, every socket told 1012, and a socket that opens meanwhile told at once."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from app.http.live_connections import CLOSE_RESTART
+from tests.api.conftest import start_match
+from tests.conftest import make_guest
+
+
+def test_readyz_answers_503_draining_once_the_drain_began(client: TestClient) -> None:
+    assert client.get("/readyz").status_code == 200
+    client.app.state.drain.phase = "draining"  # type: ignore[attr-defined]
+    ready = client.get("/readyz")
+    assert ready.status_code == 503 and ready.json()["reason"] == "draining"
+    assert client.get("/healthz").status_code == 200
+
+
+def test_every_socket_is_told_1012_and_the_registry_empties(client: TestClient) -> None:
+    alice, bob = make_guest(client, "Alice"), make_guest(client, "Bob")
+    match = start_match(client, alice, bob)
+    url = f"/api/v1/matches/{match['id']}/ws"
+    token = alice["Authorization"].split()[1]
+    registry = client.app.state.live_connections  # type: ignore[attr-defined]
+    with client.websocket_connect(f"{url}?token={token}") as player, \
+            client.websocket_connect(url) as spectator, \
+            client.websocket_connect("/api/v1/live/ws") as watcher:
+        for socket in (player, spectator):
+            assert socket.receive_json()["type"] == "state"
+        assert registry.open_count == 3
+        # The test's sockets answer the close only when read: the drain stops waiting at once.
+        client.portal.call(registry.drain, 0.0)  # type: ignore[union-attr]
+        for socket in (player, spectator, watcher):
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    socket.receive_json()
+            assert closed.value.code == CLOSE_RESTART
+    assert registry.open_count == 0
+
+
+def test_a_socket_opened_while_closing_is_told_1012_at_once(client: TestClient) -> None:
+    client.app.state.live_connections.closing = True  # type: ignore[attr-defined]
+    with client.websocket_connect("/api/v1/live/ws") as watcher, \
+            pytest.raises(WebSocketDisconnect) as closed:
+        watcher.receive_json()
+    assert closed.value.code == CLOSE_RESTART

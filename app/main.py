@@ -13,8 +13,8 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
 
-from app.accounts.identity_cache import AUTH_CHANNEL, IdentityCache
-from app.analysis.pool import HintPool
+from app.accounts import AUTH_CHANNEL, IdentityCache
+from app.analysis import HintPool
 from app.db.one_hop import AdmissionLimit, limit_worker_threads
 from app.db.session import make_engine, make_session_factory
 from app.http.docs import install_offline_docs
@@ -24,19 +24,16 @@ from app.http.live_connections import LiveConnections
 from app.http.metrics import RequestIds, RequestMetrics
 from app.http.ratelimit import RateLimiter
 from app.http.rebalance import Rebalancer
-from app.jobs.runner import BackgroundJobs
+from app.jobs import BackgroundJobs
 from app.kernel import heap, i18n, logs
 from app.kernel.settings import PROJECT_ROOT, Settings
-from app.match.move_lane import MoveLane
-from app.match.outbox import Announced, Relay, relay_at_start
-from app.match.publish import MatchPublisher
-from app.match.warm import WarmMatches
-from app.notices.match_socket import MatchSockets
+from app.match import Announced, MatchPublisher, MoveLane, Relay, WarmMatches, relay_at_start
+from app.notices import MatchSockets
 from app.realtime.bus import InProcessBus
 from app.realtime.presence import Presence, SharedPresence
 from app.realtime.redis_bus import RedisBus
 from app.routers import include_routers
-from app.site.pages import render_page_error
+from app.site import render_page_error
 
 SESSION_MAX_AGE = 365 * 24 * 3600
 log = logging.getLogger(__name__)

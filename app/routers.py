@@ -6,31 +6,31 @@ from __future__ import annotations
 
 from fastapi import APIRouter, FastAPI
 
-from app.accounts.token_routes import router as token_routes
-from app.analysis.pages import router as analysis_pages
-from app.analysis.routes import router as analysis_routes
-from app.chat.pages import router as moderation_pages
-from app.chat.routes import router as chat_routes
+from app.accounts import token_router as token_routes
+from app.analysis import analysis_page_router as analysis_pages
+from app.analysis import analysis_router as analysis_routes
+from app.chat import chat_router as chat_routes
+from app.chat import moderation_router as moderation_pages
 from app.http.errors import ERROR_RESPONSES
 from app.http.health import router as health_routes
 from app.http.metrics import router as metrics_routes
-from app.lobby.routes import router as lobby_routes
-from app.lobby.sockets import router as lobby_socket
-from app.match.export_routes import router as export_routes
-from app.match.routes import router as match_routes
-from app.match.why_routes import router as why_routes
-from app.notices.live_socket import router as live_socket
-from app.notices.match_socket import router as match_socket
-from app.notices.routes import router as notice_routes
-from app.notices.streams import router as stream_routes
-from app.people.bot_routes import router as bot_routes
-from app.people.pages import router as account_pages
-from app.people.platform_pages import router as platform_pages
-from app.people.routes import router as account_routes
-from app.protocol.routes import router as schema_routes
-from app.site.pages import router as site_pages
-from app.tournaments.pages import router as tournament_pages
-from app.tournaments.routes import router as tournament_routes
+from app.lobby import lobby_router as lobby_routes
+from app.lobby import lobby_socket_router as lobby_socket
+from app.match import export_router as export_routes
+from app.match import match_router as match_routes
+from app.match import why_router as why_routes
+from app.notices import live_socket_router as live_socket
+from app.notices import match_socket_router as match_socket
+from app.notices import notice_router as notice_routes
+from app.notices import stream_router as stream_routes
+from app.people import account_page_router as account_pages
+from app.people import account_router as account_routes
+from app.people import bot_router as bot_routes
+from app.people import platform_page_router as platform_pages
+from app.protocol import schema_router as schema_routes
+from app.site import site_router as site_pages
+from app.tournaments import tournament_page_router as tournament_pages
+from app.tournaments import tournament_router as tournament_routes
 
 API = "/api/v1"
 

@@ -18,11 +18,10 @@ import signal
 
 from app.db.one_hop import limit_worker_threads
 from app.db.session import make_engine, make_session_factory
-from app.jobs.runner import BackgroundJobs
+from app.jobs import BackgroundJobs
 from app.kernel import logs
 from app.kernel.settings import Settings
-from app.match.outbox import Announced
-from app.match.publish import MatchPublisher
+from app.match import Announced, MatchPublisher
 from app.realtime.bus import EventBus, InProcessBus
 from app.realtime.presence import Presence, SharedPresence
 from app.realtime.redis_bus import RedisBus

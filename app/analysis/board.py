@@ -20,9 +20,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.kernel.errors import Forbidden, Invalid, NotFound
-from app.match import sealing, store
-from app.match.game_records import GameRecordError, parse_text, seed_text
-from app.match.service import validate_setup
+from app.match import GameRecordError, parse_text, read_match, require_open, seed_text, validate_setup
 from games import State, registry
 from games.base import IllegalMove, move_key
 
@@ -60,8 +58,8 @@ def described_start(game_id: str, players: int | None, options: dict[str, Any] |
 
 def match_start(session: Session, match_id: str) -> Start:
     """A match's start, for the board; refused while a game with secrets is in progress."""
-    match = store.read(session, match_id)
-    sealing.require_open(match)  # a duplicate table: the deal is still played at others
+    match = read_match(session, match_id)
+    require_open(match)  # a duplicate table: the deal is still played at others
     game = registry.get(match.game)
     if match.status not in OVER and (game.hidden_information or game.has_chance):
         raise Forbidden("This game hides cards: its positions can be studied once it is over.",

@@ -15,13 +15,13 @@ from sqlalchemy.orm import Session
 
 from app.kernel.errors import Forbidden
 from app.kernel.identity import Identity
-from app.match import store
+from app.match import read_match, require_active, seat_of, state_of
 
 
 def hint_position(session: Session, match_id: str, user: Identity) -> tuple[str, dict[str, Any]]:
     """(game id, full state) of a position the user may get a hint for; raises why not."""
-    match = store.read(session, match_id)
-    seat = store.seat_of(match, user)
+    match = read_match(session, match_id)
+    seat = seat_of(match, user)
     if match.rated:
         raise Forbidden("Hints are only for casual games against the computer.",
                         code="hints_rated")
@@ -33,8 +33,8 @@ def hint_position(session: Session, match_id: str, user: Identity) -> tuple[str,
         if player.user.builtin_bot is None:
             raise Forbidden("Hints are only for games against the built-in bots.",
                             code="hints_people")
-    store.require_active(match)
-    state = store.state_of(match)
+    require_active(match)
+    state = state_of(match)
     if state.to_move != seat:
         raise Forbidden("A hint is for your turn.", code="not_your_turn")
     return match.game, state.to_json()

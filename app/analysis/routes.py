@@ -18,7 +18,7 @@ from app.http.doors import Player, PublicDoor, Reader
 from app.http.errors import ERROR_RESPONSES
 from app.http.ratelimit import rate_limit
 from app.kernel.errors import Conflict, Invalid
-from app.match.game_records import parse_seed
+from app.match import parse_seed
 from app.realtime.bus import match_channel
 
 SEED_DESCRIPTION = (

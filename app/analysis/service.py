@@ -28,8 +28,7 @@ from app.db.session import rows_matched
 from app.kernel.errors import Conflict, NotFound
 from app.kernel.identity import Identity
 from app.kernel.timesource import now
-from app.match import sealing, store
-from app.match.service import MatchService
+from app.match import MatchService, read_match, require_open
 from app.realtime.messages import bus_form
 
 ANALYSIS_CHANNEL = "analysis"
@@ -79,8 +78,8 @@ class AnalysisService:
                 ) -> tuple[dict[str, Any], bool]:
         """The match's analysis, queued now if it did not exist; ``(payload, created)``.
         ``budget``: search iterations per position (0: the game's own)."""
-        match = store.read(self.session, match_id)
-        sealing.require_open(match)  # a duplicate table's deal: others still play it
+        match = read_match(self.session, match_id)
+        require_open(match)  # a duplicate table's deal: others still play it
         if match.status != "finished":
             raise Conflict("A match is analysed once it is finished.", code="match_not_finished")
         existing = self.session.get(MatchAnalysis, match_id)
@@ -106,7 +105,7 @@ class AnalysisService:
         match = self.session.get(Match, match_id)
         if match is None:
             raise NotFound(f"There is no match {match_id!r}.", code="no_match")
-        sealing.require_open(match)
+        require_open(match)
         row = self.session.get(MatchAnalysis, match_id)
         if row is None:
             raise NotFound("This match has not been analysed: request it first.",
@@ -140,9 +139,9 @@ class AnalysisService:
         self.session.commit()
         row = self.session.get(MatchAnalysis, match_id)
         assert row is not None
-        match = store.read(self.session, match_id)
+        match = read_match(self.session, match_id)
         snapshots, played = [], []
-        for entry, state in MatchService(self.session).replayed_states(match):
+        for entry, state in MatchService.read_only(self.session).replayed_states(match):
             snapshots.append(state.to_json())
             if entry is not None:
                 played.append({"ply": entry["ply"], "seat": entry["seat"], "move": entry["move"]})

@@ -31,7 +31,7 @@ import orjson
 from app.analysis.board import Line, Start
 from app.kernel.errors import Invalid
 from app.kernel.timesource import now
-from app.match.option_privacy import public_options
+from app.match import public_options
 from games import State, registry
 
 VERSION = 1

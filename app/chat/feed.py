@@ -13,7 +13,7 @@ from typing import Any
 
 from app.chat.messages import ChatLineMessage
 from app.chat.service import HIDDEN_FOR, PLAYERS, SPECTATORS, readable_rooms
-from app.match.records import MatchHeader
+from app.match import MatchHeader
 from app.realtime.messages import Wire, forwarded
 
 

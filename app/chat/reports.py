@@ -17,7 +17,7 @@ from app.chat.service import ChatService, check_read, line_json
 from app.db.models import ChatReport, User
 from app.kernel.errors import Forbidden, NotFound
 from app.kernel.identity import Identity
-from app.match.records import MatchRecord
+from app.match import MatchRecord
 
 REPORT_LIST_LIMIT = 200
 

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from app.accounts import relations
+from app.accounts import relations_of, set_relation
 from app.chat import reports as chat_reports
 from app.chat.service import PHRASES, ChatFlood, ChatService, FloodLimit, is_moderator
 from app.db.deps import SessionDep
@@ -22,7 +22,7 @@ from app.http.ratelimit import rate_limit
 from app.http.schemas import RowId
 from app.kernel import i18n
 from app.kernel.errors import Forbidden
-from app.match.deps import Matches
+from app.match import Matches
 
 router = APIRouter(route_class=OneHopRoute, tags=["chat"])  # included under /api/v1
 
@@ -104,20 +104,20 @@ def list_reports(user: SignedInReader, session: SessionDep) -> list[dict[str, An
 def my_relations(user: SignedInReader, session: SessionDep) -> dict[str, list[int]]:
     """The user ids you mute (`mute`: their chat is hidden) and block (`block`: hidden too, and
     they can neither challenge you nor write in a players' room you sit in)."""
-    return relations.relations_of(session, user.id)
+    return relations_of(session, user.id)
 
 
 @router.put("/me/{kind}/{user_id}")
 def add_relation(kind: RelationKind, user_id: RowId, user: AccountOwner,
                  session: SessionDep) -> dict[str, list[int]]:
     """Mute (`/me/mutes/{id}`) or block (`/me/blocks/{id}`) a user."""
-    relations.set_relation(session, user.id, user_id, kind[:-1], True)
-    return relations.relations_of(session, user.id)
+    set_relation(session, user.id, user_id, kind[:-1], True)
+    return relations_of(session, user.id)
 
 
 @router.delete("/me/{kind}/{user_id}")
 def remove_relation(kind: RelationKind, user_id: RowId, user: AccountOwner,
                     session: SessionDep) -> dict[str, list[int]]:
     """Unmute or unblock a user."""
-    relations.set_relation(session, user.id, user_id, kind[:-1], False)
-    return relations.relations_of(session, user.id)
+    set_relation(session, user.id, user_id, kind[:-1], False)
+    return relations_of(session, user.id)

@@ -25,12 +25,12 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.accounts import relations
+from app.accounts import blockers_among, hidden_from
 from app.chat.messages import ChatLineMessage
 from app.db.models import ChatMessage, User, UserRelation
 from app.kernel.errors import Forbidden, Invalid, NotFound, ServiceError
 from app.kernel.identity import Identity
-from app.match.records import MatchHeader, MatchRecord
+from app.match import MatchHeader, MatchRecord
 from app.realtime.messages import bus_form
 
 PLAYERS = "players"
@@ -177,7 +177,7 @@ class ChatService:
                             "freely.", code="guests_quick_phrases_only")
         if room == PLAYERS:
             others = [uid for uid in seated_ids(record) if uid != user.id]
-            if others and relations.blockers_among(self.session, user.id, others) == set(others):
+            if others and blockers_among(self.session, user.id, others) == set(others):
                 raise Forbidden("That player has blocked you.", code="blocked")
         self.flood.take(user.id)
         message = ChatMessage(match_id=record.id, room=room, user_id=user.id, text=cleaned,
@@ -197,7 +197,7 @@ class ChatService:
         if room not in ROOMS:
             raise Invalid(f"room must be one of {', '.join(ROOMS)}.", code="invalid_room")
         check_read(record, viewer_id, room)
-        hidden = relations.hidden_from(self.session, viewer_id)
+        hidden = hidden_from(self.session, viewer_id)
         query = (select(ChatMessage).where(ChatMessage.match_id == record.id,
                                            ChatMessage.room == room)
                  .order_by(ChatMessage.id.desc()).limit(HISTORY_LIMIT))

@@ -4,3 +4,7 @@ They run in exactly one process across all instances (see ``leadership``): the w
 (``python -m app.worker``) or, when no worker is deployed, whichever web instance holds the lock;
 a single process without Redis runs them itself. ``runner.BackgroundJobs`` starts them.
 """
+
+from app.jobs.runner import BackgroundJobs
+
+__all__ = ["BackgroundJobs"]

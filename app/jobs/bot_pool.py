@@ -13,7 +13,7 @@ import os
 
 def warm_bot_process() -> None:
     """Pool initializer: import what a bot move needs, and build each game once."""
-    from app.match.bots import bot_move  # noqa: F401  # imported for its side effect: warm
+    from app.match import bot_move  # noqa: F401  # imported for its side effect: warm
     from games import registry
 
     for game in registry.all_games():

@@ -18,23 +18,18 @@ from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.analysis.jobs import AnalysisRunner
+from app.analysis import AnalysisRunner
 from app.jobs.bot_pool import process_id, warm_bot_process
 from app.jobs.leadership import RedisLeader, SoleLeader
 from app.kernel.metrics import JOB_FAILURES, JOB_STARTS, LEADING
 from app.kernel.processes import spawn_pool, stop_pool
 from app.kernel.settings import Settings
-from app.lobby.quick_play import pair_quick_play
-from app.lobby.seek_expiry import expire_absent_seekers
-from app.match.bot_runner import BotRunner
-from app.match.clock_keeper import keep_clocks
-from app.match.outbox import Relay, relay_unannounced
-from app.match.publish import MatchPublisher
-from app.match.records import MatchRecord
+from app.lobby import expire_absent_seekers, pair_quick_play
+from app.match import BotRunner, MatchPublisher, MatchRecord, Relay, keep_clocks, relay_unannounced
 from app.realtime.bus import EventBus
 from app.realtime.presence import Presence, SharedPresence
 from app.realtime.redis_bus import RedisBus
-from app.tournaments.jobs import run_tournaments
+from app.tournaments import run_tournaments
 
 log = logging.getLogger(__name__)
 SWEEP_SECONDS = 1.0

@@ -8,7 +8,7 @@ from fastapi import Depends, Request
 
 from app.db.deps import SessionDep
 from app.lobby.service import LobbyService
-from app.match.deps import Matches
+from app.match import Matches
 
 
 async def lobby_service(request: Request, session: SessionDep, matches: Matches) -> LobbyService:

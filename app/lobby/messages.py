@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from app.match.schemas import SeekOut
+from app.match import SeekOut
 from app.realtime.messages import Message
 
 

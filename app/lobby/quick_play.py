@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.kernel.metrics import JOB_PASSES
 from app.lobby.service import LobbyService
-from app.match.service import MatchService, Publish
+from app.match import MatchService, Publish
 
 INTERVAL_SECONDS = 2.0
 log = logging.getLogger(__name__)

@@ -20,7 +20,7 @@ from app.db.models import Seek
 from app.kernel import timesource
 from app.kernel.metrics import JOB_PASSES
 from app.lobby.service import LobbyService, Publish
-from app.match.service import MatchService
+from app.match import MatchService
 from app.realtime.presence import Presence
 
 MAX_INTERVAL_SECONDS = 1.0
@@ -40,7 +40,7 @@ def _open_seekers(session_factory: sessionmaker[Session]) -> dict[int, datetime]
 
 def _expire(session_factory: sessionmaker[Session], publish: Publish, user_id: int) -> int:
     with session_factory() as session:
-        return LobbyService(session, MatchService(session), publish).expire_user(user_id)
+        return LobbyService(session, MatchService.read_only(session), publish).expire_user(user_id)
 
 
 async def sweep_once(session_factory: sessionmaker[Session], presence: Presence,

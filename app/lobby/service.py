@@ -16,8 +16,7 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from app.accounts import relations
-from app.accounts.identity import identity_of
+from app.accounts import blocks, identity_of
 from app.db.models import Seek, User, utcnow
 from app.db.session import rows_matched
 from app.kernel.errors import Conflict, Forbidden, Invalid, NotFound
@@ -29,15 +28,20 @@ from app.lobby.messages import (
     MatchStartedMessage,
     SeeksMessage,
 )
-from app.match import clocks
-from app.match.bots import ensure_bot_user, find_user_id, level_of
-from app.match.option_privacy import (
+from app.match import (
+    MatchService,
+    TimeControl,
+    ensure_bot_user,
+    find_user_id,
     fixed_deal_fields,
+    get_rating,
+    level_of,
+    parse_time_control,
     public_options,
+    rating_json,
     refuse_secret_options_in_rated,
+    validate_setup,
 )
-from app.match.ratings import get_rating, rating_json
-from app.match.service import MatchService, validate_setup
 from app.realtime.messages import bus_form
 
 RATED_KINDS = ("account", "bot")
@@ -127,12 +131,12 @@ class LobbyService:
 
     def create_seek(self, user: Identity, game: str, options: dict[str, Any] | None = None,
                     players: int | None = None, rated: bool = False,
-                    time_control: clocks.TimeControl | dict[str, Any] | None = None,
+                    time_control: TimeControl | dict[str, Any] | None = None,
                     seat: int | str = "random",
                     kind: str = "open", target: User | None = None) -> dict[str, Any]:
         setup = validate_setup(game, options, players)
         refuse_secret_options_in_rated(setup.game, setup.options, rated)
-        time_control = clocks.parse_time_control(time_control)
+        time_control = parse_time_control(time_control)
         self._check_rated(rated, user)
         if seat != "random" and not (isinstance(seat, int) and 0 <= seat < setup.num_seats):
             raise Invalid(f"Seat must be 0–{setup.num_seats - 1} or 'random'.", code="invalid_seat")
@@ -239,7 +243,7 @@ class LobbyService:
 
     def challenge(self, user: Identity, target_name: str, game: str,
                   options: dict[str, Any] | None = None, rated: bool = False,
-                  time_control: clocks.TimeControl | dict[str, Any] | None = None,
+                  time_control: TimeControl | dict[str, Any] | None = None,
                   seat: int | str = "random") -> dict[str, Any]:
         """Challenge a named player; ``seat`` is the challenger's (0 = first player, or "random")."""
         level = level_of(target_name)
@@ -251,7 +255,7 @@ class LobbyService:
         assert target is not None
         if target.id == user.id:
             raise Invalid("You cannot challenge yourself.", code="self_challenge")
-        if relations.blocks(self.session, target.id, user.id):  # blocked by the target
+        if blocks(self.session, target.id, user.id):  # blocked by the target
             raise Forbidden(f"{target.name} does not accept your challenges.", code="blocked")
         if rated and target.kind not in RATED_KINDS:
             raise Invalid("Rated games are for accounts.", code="rated_needs_account")

@@ -20,7 +20,7 @@ from app.lobby.messages import (
     SeeksMessage,
 )
 from app.lobby.service import LOBBY_CHANNEL, LobbyService, seeks_message, user_channel
-from app.match.service import MatchService
+from app.match import MatchService
 from app.realtime.bus import RESYNC
 from app.realtime.connection import answer_pings, run_jobs
 from app.realtime.messages import Message, Wire, encode, forwarded, send
@@ -30,7 +30,7 @@ router = APIRouter()
 
 def _open_seeks(websocket: WebSocket) -> list[dict[str, Any]]:
     with websocket.app.state.session_factory() as session:
-        return LobbyService(session, MatchService(session)).open_seeks()
+        return LobbyService(session, MatchService.read_only(session)).open_seeks()
 
 
 @router.websocket("/api/v1/lobby/ws", dependencies=[Depends(declared(READ))])

@@ -28,7 +28,8 @@ from app.kernel.processes import spawn_pool, stop_pool
 from app.match.bots import active_matches_with_bots, bot_levels_by_user, bot_move
 from app.match.payloads import Known, MatchChange, to_move_of
 from app.match.records import MatchRecord
-from app.match.service import MatchService, Publish
+from app.match.service import MatchService
+from app.match.store import Publish
 from app.realtime.bus import LIVE_CHANNEL, RESYNC, EventBus
 
 log = logging.getLogger(__name__)
@@ -91,7 +92,7 @@ class BotRunner:
 
         def load(match_ids: list[str]) -> list[MatchRecord]:
             with self.session_factory() as session:
-                service = MatchService(session)
+                service = MatchService.read_only(session)
                 return [service.get(match_id) for match_id in match_ids]
 
         active = await asyncio.to_thread(scan)
@@ -124,7 +125,7 @@ class BotRunner:
 
     def _load(self, match_id: str) -> MatchRecord:
         with self.session_factory() as session:
-            return MatchService(session).get(match_id)
+            return MatchService.read_only(session).get(match_id)
 
     async def _think(self, known: Known, seat: int, user_id: int, level: str) -> None:
         loop = asyncio.get_running_loop()

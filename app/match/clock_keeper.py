@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.kernel import timesource
 from app.kernel.metrics import JOB_PASSES
-from app.match.service import Publish
+from app.match.store import Publish
 from app.match.timeouts import flag_overdue, next_deadline
 
 POLL_SECONDS = 1.0

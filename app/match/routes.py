@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, Request
 
-from app.accounts import identity
+from app.accounts import create_guest as new_guest
 from app.db.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import Challenger, Player, PublicDoor, Reader, SignedInReader
@@ -36,7 +36,7 @@ def list_games() -> list[dict[str, Any]]:
              dependencies=[Depends(rate_limit("guests")), PublicDoor])
 def create_guest(body: schemas.GuestIn, session: SessionDep) -> dict[str, Any]:
     """A guest identity and its bearer token; no sign-up needed to play."""
-    user, token = identity.create_guest(session, body.name)
+    user, token = new_guest(session, body.name)
     return {"token": token, "user": user.public()}
 
 

@@ -93,13 +93,22 @@ def _read_only(record: MatchRecord) -> None:
 
 class MatchService:
     """The match use cases over one database session; ``publish`` announces committed changes.
-    ``warm``: this process's warm matches (app/match/warm.py), for moves to skip their read."""
+    ``warm``: this process's warm matches (app/match/warm.py), for moves to skip their read.
 
-    def __init__(self, session: Session, publish: Publish | None = None,
+    There is no default publisher: a request gets its service from ``Matches`` (app/match/deps.py,
+    built with the app's publisher), a job passes the publisher it was given, and a caller that
+    only reads says so with :meth:`read_only`."""
+
+    def __init__(self, session: Session, publish: Publish,
                  warm: WarmMatches | None = None) -> None:
         self.session = session
-        self.publish = publish or _read_only
+        self.publish = publish
         self.warm = warm
+
+    @classmethod
+    def read_only(cls, session: Session) -> MatchService:
+        """A service for reads: a change committed through it raises instead of going unheard."""
+        return cls(session, _read_only)
 
     # -- reading ---------------------------------------------------------------------------
 

@@ -15,7 +15,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.db.models import Match
 from app.kernel.errors import Conflict
 from app.kernel.timesource import now
-from app.match.service import MatchService, Publish
+from app.match.service import MatchService
+from app.match.store import Publish
 
 
 def flag_overdue(session_factory: sessionmaker[Session], publish: Publish) -> list[str]:

@@ -11,10 +11,7 @@ from fastapi import APIRouter, Depends, WebSocket
 from app.http.doors import declared
 from app.http.scopes import PUBLIC
 from app.http.socket_door import accept, entered
-from app.match.messages import LiveMatchMessage
-from app.match.payloads import Known, live_item
-from app.match.ratings import seat_ratings
-from app.match.records import MatchHeader
+from app.match import Known, LiveMatchMessage, MatchHeader, live_item, seat_ratings
 from app.notices.match_feed import shared_matches
 from app.realtime.bus import LIVE_CHANNEL
 from app.realtime.connection import answer_pings, run_jobs

@@ -18,10 +18,8 @@ import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from app.chat.feed import subscribed_rooms
-from app.chat.service import chat_channel
-from app.match.payloads import Known, MatchChange
-from app.match.records import MatchRecord
+from app.chat import chat_channel, subscribed_rooms
+from app.match import Known, MatchChange, MatchRecord
 from app.realtime.bus import (
     LOCAL_RECORD,
     EventBus,

@@ -43,8 +43,8 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from app.analysis.messages import AnalysisMessage
-from app.chat.feed import visible_line
+from app.analysis import AnalysisMessage
+from app.chat import visible_line
 from app.db.one_hop import as_server_busy, is_busy_error
 from app.http import ratelimit
 from app.http.doors import declared
@@ -55,11 +55,16 @@ from app.http.socket_door import accept, enter, leave, refuse
 from app.kernel import i18n
 from app.kernel.errors import NotFound, ServiceError
 from app.kernel.identity import Identity
-from app.match import sealing
-from app.match.messages import AckMessage
-from app.match.payloads import Known, change_messages, seat_message
-from app.match.records import MatchRecord
-from app.match.service import MatchService
+from app.match import (
+    AckMessage,
+    Known,
+    MatchRecord,
+    MatchService,
+    change_messages,
+    sealed_error,
+    sealed_for,
+    seat_message,
+)
 from app.notices.match_feed import MatchFeed, shared_matches
 from app.realtime.bus import QUEUE_SIZE, RESYNC, Receiver
 from app.realtime.connection import EXPECTED_ENDINGS
@@ -77,7 +82,7 @@ def _load_record(websocket: WebSocket, match_id: str) -> MatchRecord | None:
     """The match in one short database session, off the event loop."""
     with websocket.app.state.session_factory() as session:
         try:
-            return MatchService(session).get(match_id)
+            return MatchService.read_only(session).get(match_id)
         except NotFound:
             return None
 
@@ -323,8 +328,8 @@ async def _serve(websocket: WebSocket, match_id: str, live: Live) -> None:
         except NotFound as missing:
             await refuse(websocket, missing.code, missing.message, CLOSE_NOT_FOUND)
             return
-        if sealing.sealed_for(first, viewer_id):  # a duplicate table: its seated players only
-            error = sealing.sealed_error()
+        if sealed_for(first, viewer_id):  # a duplicate table: its seated players only
+            error = sealed_error()
             await refuse(websocket, error.code, error.message, CLOSE_SEALED)
             return
         if not await accept(websocket):

@@ -10,7 +10,7 @@ from fastapi import APIRouter
 from app.db.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import SignedInReader
-from app.people.profiles import games_in_play
+from app.people import games_in_play
 
 router = APIRouter(route_class=OneHopRoute, tags=["identity"])  # included under /api/v1
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.match.payloads import Known, once, view_of
-from app.match.records import MatchHeader, MatchRecord
+from app.match import Known, MatchHeader, MatchRecord, once, view_of
 from app.notices.turn_notices import TurnNotices
-from app.protocol.messages import (
+from app.protocol import (
     ChallengeCanceledEvent,
     ChallengeDeclinedEvent,
     ChallengeEvent,

@@ -18,7 +18,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request, WebSocket
 from fastapi.responses import StreamingResponse
 
-from app.chat.feed import visible_line
+from app.chat import visible_line
 from app.db.one_hop import OneHopRoute
 from app.http.doors import Reader, SignedInReader, declared, principal_of
 from app.http.live_connections import CLOSE_CREDENTIAL_ENDED, live_connections
@@ -26,15 +26,12 @@ from app.http.scopes import READ
 from app.http.socket_door import accept, entered, refuse
 from app.kernel.identity import Identity
 from app.kernel.timesource import now
-from app.lobby.service import LobbyService, user_channel
-from app.match import sealing
-from app.match.payloads import MatchChange
-from app.match.records import MatchRecord
-from app.match.service import MatchService
+from app.lobby import LobbyService, user_channel
+from app.match import MatchChange, MatchRecord, MatchService, require_visible
 from app.notices.match_feed import MatchFeed, shared_matches
 from app.notices.stream_events import AccountGames, MatchFollower, personal_event
-from app.people.profiles import games_in_play
-from app.protocol.messages import PROTOCOL_VERSION, ChallengeEvent
+from app.people import games_in_play
+from app.protocol import PROTOCOL_VERSION, ChallengeEvent
 from app.realtime.bus import LIVE_CHANNEL, RESYNC
 from app.realtime.connection import answer_pings, run_jobs
 from app.realtime.messages import Message, Wire, encode, send
@@ -123,7 +120,7 @@ def _stream(events: Callable[[], Events], request: Request) -> StreamingResponse
 def _account_start(app: Any, user: Identity) -> tuple[list[MatchRecord], list[dict[str, Any]]]:
     """The user's matches in play and the open challenges to them, in one short session."""
     with app.state.session_factory() as session:
-        matches = MatchService(session)
+        matches = MatchService.read_only(session)
         records = [matches.get(game["id"]) for game in games_in_play(session, user.id)]
         challenges = LobbyService(session, matches).pending_for(user)
     incoming = [c for c in challenges if (c.get("target") or {}).get("id") == user.id]
@@ -207,7 +204,7 @@ async def _send_account_events(websocket: WebSocket, user: Identity) -> None:
 
 def _load_record(app: Any, match_id: str) -> MatchRecord:
     with app.state.session_factory() as session:
-        return MatchService(session).get(match_id)
+        return MatchService.read_only(session).get(match_id)
 
 
 async def match_events(app: Any, match_id: str, viewer: Identity | None,
@@ -280,5 +277,5 @@ async def stream_match(match_id: str, request: Request, viewer: Reader) -> Strea
     `gameFinish`, after which the stream ends. Play with `POST /api/v1/matches/{id}/moves`.
     403 `match_sealed`: see `GET /matches/{id}`."""
     first = await asyncio.to_thread(_load_record, request.app, match_id)  # 404 no_match
-    sealing.require_visible(first, viewer.id if viewer else None)  # 403 match_sealed
+    require_visible(first, viewer.id if viewer else None)  # 403 match_sealed
     return _stream(lambda: match_events(request.app, match_id, viewer, first), request)

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.match.payloads import Known, to_move_of
-from app.match.records import MatchHeader
-from app.protocol.messages import AccountOfferEvent, YourTurnEvent
+from app.match import Known, MatchHeader, to_move_of
+from app.protocol import AccountOfferEvent, YourTurnEvent
 from app.realtime.messages import Message
 
 OFFER_KINDS = ("draw", "takeback", "end", "rematch")

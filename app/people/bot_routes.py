@@ -7,14 +7,13 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.accounts import service as accounts
-from app.accounts.identity_cache import identities
+from app.accounts import confirm_password, identities
 from app.db.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import BotMaker, PublicDoor, principal_of
 from app.http.ratelimit import login_guard
 from app.kernel.errors import Forbidden
-from app.match import schemas
+from app.match import UserOut
 from app.people import bots as bot_accounts
 
 router = APIRouter(route_class=OneHopRoute, tags=["bots"])
@@ -38,7 +37,7 @@ class BotUpgradeIn(BaseModel):
         "with the `bot` scope, or a full-access login token, needs none)."))
 
 
-@router.post("/bot/upgrade", response_model=schemas.UserOut)
+@router.post("/bot/upgrade", response_model=UserOut)
 def upgrade_to_bot(user: BotMaker, session: SessionDep, request: Request,
                    body: BotUpgradeIn | None = None) -> dict[str, Any]:
     """Turn your account into a bot account: final, and only for an account that has never
@@ -52,7 +51,7 @@ def upgrade_to_bot(user: BotMaker, session: SessionDep, request: Request,
             raise Forbidden("Re-enter your password to turn this account into a bot.",
                             code="password_required")
         with login_guard(request, f"user:{user.id}"):
-            accounts.confirm_password(session, user.id, body.password)
+            confirm_password(session, user.id, body.password)
     upgraded = bot_accounts.upgrade_to_bot(session, user)
     identities(request).forget_user(upgraded.id)
     return upgraded.public()

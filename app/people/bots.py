@@ -13,13 +13,11 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.accounts.identity import identity_of
-from app.accounts.reserved_names import refuse_reserved
+from app.accounts import identity_of, refuse_reserved
 from app.db.models import Match, MatchPlayer, Rating, User
 from app.kernel.errors import Conflict, Forbidden, NotFound
 from app.kernel.identity import Identity
-from app.match.bots import BOT_LEVELS, BOT_NAMES, bot_username
-from app.match.ratings import rating_json
+from app.match import BOT_LEVELS, BOT_NAMES, bot_username, rating_json
 
 BOT_KIND = "bot"
 RATED_KINDS = ("account", BOT_KIND)

@@ -6,23 +6,21 @@ from __future__ import annotations
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
 
-from app.accounts import service as accounts
-from app.accounts.browser import sign_in, sign_out, sign_out_everywhere
-from app.accounts.identity_cache import identities
+from app.accounts import authenticate, identities, register_account, sign_in, sign_out, sign_out_everywhere
 from app.db.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import PageDoor
 from app.http.ratelimit import RateLimited, client_address, limiter_for, login_guard
 from app.kernel import i18n
 from app.kernel.errors import NotFound, ServiceError
-from app.lobby.deps import Lobby
-from app.match import ratings
-from app.match.bots import find_user_id
-from app.match.forms import (
+from app.lobby import Lobby
+from app.match import (
     CLOCK_PRESETS,
     clock_from_form,
+    find_user_id,
     option_fields,
     options_from_form,
+    rating_leaderboard,
     seat_from_form,
 )
 from app.people import profiles
@@ -61,7 +59,7 @@ def signup(request: Request, session: SessionDep, csrf: str = Form(""), username
     viewer = page_viewer(request, session)
     try:
         limiter_for(request.app).enforce("accounts", client_address(request))
-        user, _token = accounts.register(session, username, password, name or None, viewer)
+        user, _token = register_account(session, username, password, name or None, viewer)
     except ServiceError as error:
         return _form_error(render(request, "signup.html", status_code=422, next=safe_next(next),
                                   error=_message(error), form={"username": username, "name": name}),
@@ -83,7 +81,7 @@ def login(request: Request, session: SessionDep, csrf: str = Form(""), username:
     check_csrf(request, csrf)
     try:
         with login_guard(request, username):
-            user, _token = accounts.authenticate(session, username, password)
+            user, _token = authenticate(session, username, password)
     except ServiceError as error:
         page_viewer(request, session)
         return _form_error(render(request, "login.html", status_code=401, next=safe_next(next),
@@ -153,7 +151,7 @@ def leaderboard_page(request: Request, session: SessionDep, game: str = "") -> R
     if game not in {g["id"] for g in games}:
         game = games[0]["id"]
     return render(request, "leaderboard.html", games=games, game=game,
-                  rows=ratings.leaderboard(session, game))
+                  rows=rating_leaderboard(session, game))
 
 
 @router.get("/watch")

@@ -10,8 +10,7 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup, escape
 
-from app.accounts import tokens as api_tokens
-from app.accounts.token_routes import forget_revoked
+from app.accounts import create_personal_token, forget_revoked, list_personal_tokens, revoke_personal_token
 from app.db.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import PageDoor
@@ -20,7 +19,7 @@ from app.kernel import i18n
 from app.kernel.errors import ServiceError
 from app.kernel.identity import Identity
 from app.people.bots import list_bots
-from app.protocol.catalog import catalog
+from app.protocol import message_catalog as catalog
 from app.web.forms import check_csrf, form_int, page_viewer
 from app.web.templating import render
 
@@ -55,7 +54,7 @@ def bots_page(request: Request, session: SessionDep) -> Response:
 def _tokens_page(request: Request, session: SessionDep, viewer: Identity, status_code: int = 200,
                  new_token: str | None = None, error: str | None = None) -> Response:
     return render(request, "account_tokens.html", status_code=status_code, new_token=new_token,
-                  error=error, tokens=api_tokens.list_personal_tokens(session, viewer))
+                  error=error, tokens=list_personal_tokens(session, viewer))
 
 
 def _account_viewer(request: Request, session: SessionDep) -> Identity | None:
@@ -81,7 +80,7 @@ def create_token_from_form(request: Request, session: SessionDep, csrf: str = Fo
     if viewer is None:
         return RedirectResponse("/login?next=/account/tokens", status_code=303)
     try:
-        _listing, token = api_tokens.create_personal_token(
+        _listing, token = create_personal_token(
             session, viewer, description, scopes or [], form_int(expires_in, minimum=0))
     except ServiceError as error:
         return _tokens_page(request, session, viewer, 422, error=i18n.gettext(error.message))
@@ -95,5 +94,5 @@ def revoke_token_from_form(token_id: RowId, request: Request, session: SessionDe
     viewer = _account_viewer(request, session)
     if viewer is None:
         return RedirectResponse("/login?next=/account/tokens", status_code=303)
-    forget_revoked(request, api_tokens.revoke_personal_token(session, viewer, token_id))
+    forget_revoked(request, revoke_personal_token(session, viewer, token_id))
     return RedirectResponse("/account/tokens", status_code=303)

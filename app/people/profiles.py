@@ -13,8 +13,7 @@ from sqlalchemy.orm import Session, aliased
 
 from app.db.models import Match, MatchPlayer, Rating, User
 from app.kernel.errors import NotFound
-from app.match.ratings import rating_json
-from app.match.records import record_of
+from app.match import rating_json, record_of
 from games import registry
 
 RECENT_GAMES = 20

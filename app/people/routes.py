@@ -6,40 +6,45 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
 
-from app.accounts import service as accounts
-from app.accounts.identity_cache import identities
+from app.accounts import authenticate, identities, register_account
 from app.db.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import Anyone, PublicDoor, Reader, SignedInReader
 from app.http.ratelimit import login_guard, rate_limit
-from app.match import ratings, schemas
-from app.match.bots import find_user_id
-from app.match.deps import Matches
-from app.match.payloads import live_item
-from app.match.routes import ERRORS
-from app.match.service import validate_setup
+from app.match import MATCH_ERRORS as ERRORS
+from app.match import (
+    AccountIn,
+    LoginIn,
+    Matches,
+    SessionOut,
+    find_user_id,
+    live_item,
+    rating_leaderboard,
+    seat_ratings,
+    validate_setup,
+)
 from app.people import profiles
 
 router = APIRouter(route_class=OneHopRoute, prefix="/api/v1", responses=ERRORS)
 
 
-@router.post("/accounts", response_model=schemas.SessionOut, status_code=201, tags=["identity"],
+@router.post("/accounts", response_model=SessionOut, status_code=201, tags=["identity"],
              dependencies=[Depends(rate_limit("accounts"))])
-def register(body: schemas.AccountIn, session: SessionDep, viewer: Anyone,
+def register(body: AccountIn, session: SessionDep, viewer: Anyone,
              request: Request) -> dict[str, Any]:
     """Create an account. Called with a guest's token (or cookie), the guest becomes the account
     and keeps its games."""
-    user, token = accounts.register(session, body.username, body.password, body.name, viewer)
+    user, token = register_account(session, body.username, body.password, body.name, viewer)
     identities(request).forget_user(user.id)
     return {"token": token, "user": user.public()}
 
 
-@router.post("/login", response_model=schemas.SessionOut, tags=["identity"], dependencies=[PublicDoor])
-def login(body: schemas.LoginIn, session: SessionDep, request: Request) -> dict[str, Any]:
+@router.post("/login", response_model=SessionOut, tags=["identity"], dependencies=[PublicDoor])
+def login(body: LoginIn, session: SessionDep, request: Request) -> dict[str, Any]:
     """A fresh bearer token for an account. Attempts are limited per address and per account;
     repeated failures lock the account for growing times (429 `rate_limited`, `Retry-After`)."""
     with login_guard(request, body.username):
-        user, token = accounts.authenticate(session, body.username, body.password)
+        user, token = authenticate(session, body.username, body.password)
     return {"token": token, "user": user.public()}
 
 
@@ -64,7 +69,7 @@ def user_profile(name: str, session: SessionDep, viewer: Anyone) -> dict[str, An
 def leaderboard(game: str, session: SessionDep) -> list[dict[str, Any]]:
     """Rated players of a game; established players (not provisional) first."""
     validate_setup(game, None)
-    return ratings.leaderboard(session, game)
+    return rating_leaderboard(session, game)
 
 
 @router.get("/live", tags=["watch"], dependencies=[PublicDoor])
@@ -72,7 +77,7 @@ def live_matches(request: Request, matches: Matches, session: SessionDep) -> lis
     """Matches in play with their public view, players' ratings and spectator counts.
     Live updates: `WS /api/v1/live/ws`."""
     counts = request.app.state.presence.spectator_counts()
-    return [live_item(record, ratings.seat_ratings(session, record), counts.get(record.id, 0))
+    return [live_item(record, seat_ratings(session, record), counts.get(record.id, 0))
             for record in matches.live()]
 
 

@@ -14,30 +14,33 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.analysis.messages import AnalysisMessage
-from app.chat.messages import ChatLineMessage, ChatUser
+from app.analysis import AnalysisMessage
+from app.chat import ChatLineMessage, ChatUser
 from app.http.messages import ERROR_CODES, ErrorMessage
-from app.lobby.messages import (
+from app.lobby import (
     ChallengeCanceledMessage,
     ChallengeDeclinedMessage,
     LobbyChallengeMessage,
     MatchStartedMessage,
     SeeksMessage,
 )
-from app.match.messages import (
+from app.match import (
     AckMessage,
     ClockMessage,
     LiveMatchMessage,
+    MatchOut,
     MoveRequest,
     OfferMessage,
     PingRequest,
     RatedSeatOut,
     RatedUserOut,
     ResultMessage,
+    ResultOut,
+    SeatOut,
+    SeekOut,
     StateMessage,
     SyncRequest,
 )
-from app.match.schemas import MatchOut, ResultOut, SeatOut, SeekOut
 from app.realtime.messages import Message, PongMessage, PresenceMessage
 
 PROTOCOL_VERSION = 1

@@ -9,21 +9,28 @@ from __future__ import annotations
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
 
-from app.accounts.browser import ensure_user
+from app.accounts import ensure_user
 from app.db.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import PageDoor
 from app.http.ratelimit import limiter_for
 from app.kernel import i18n
 from app.kernel.errors import Forbidden, NotFound
-from app.lobby.deps import Lobby
-from app.match import ratings, sealing
-from app.match.bots import seat_bots
-from app.match.deps import Matches
-from app.match.forms import CLOCK_PRESETS, clock_from_form, option_fields, options_from_form, seat_from_form
-from app.match.option_privacy import FIXED_DEAL_NOTE
-from app.match.payloads import match_payload
-from app.people import profiles
+from app.lobby import Lobby
+from app.match import (
+    CLOCK_PRESETS,
+    FIXED_DEAL_NOTE,
+    SEALED_CODE,
+    Matches,
+    clock_from_form,
+    match_payload,
+    option_fields,
+    options_from_form,
+    seat_bots,
+    seat_from_form,
+    seat_ratings,
+)
+from app.people import games_in_play
 from app.web.forms import check_csrf, form_int, page_viewer, safe_next
 from app.web.templating import render, templates
 from games import registry
@@ -36,7 +43,7 @@ def home(request: Request, session: SessionDep, lobby: Lobby) -> Response:
     viewer = page_viewer(request, session)
     games = [{**game.describe(), "fields": option_fields(game.id)} for game in registry.all_games()]
     seeks = lobby.visible_to(lobby.open_seeks(), viewer.id if viewer else None)
-    mine = profiles.games_in_play(session, viewer.id) if viewer else []
+    mine = games_in_play(session, viewer.id) if viewer else []
     translate = i18n.gettext  # msgids of the games' words, extracted where they are written
     option_labels = {  # the lobby rows name a seek's options in the page's language
         game["id"]: {field["name"]: {"title": translate(field["title"]),
@@ -104,7 +111,7 @@ def match_page(match_id: str, request: Request, session: SessionDep, matches: Ma
     try:
         record = matches.get_for(match_id, viewer.id if viewer else None)
     except Forbidden as error:
-        if error.code != sealing.CODE:
+        if error.code != SEALED_CODE:
             raise
         return sealed_page(request, error.message, matches.get(match_id).tournament)
     payload = match_payload(record, viewer.id if viewer else None)
@@ -113,7 +120,7 @@ def match_page(match_id: str, request: Request, session: SessionDep, matches: Ma
     return render(request, "match.html", match=payload, game=game.describe(),
                   fixed_deal_note=fixed_note,
                   can_join=record.status == "waiting" and payload["your_seat"] is None,
-                  ratings=ratings.seat_ratings(session, record))
+                  ratings=seat_ratings(session, record))
 
 
 def sealed_page(request: Request, message: str, tournament_id: str | None) -> Response:

@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.kernel.metrics import JOB_PASSES
-from app.match.service import Publish
+from app.match import Publish
 from app.realtime.bus import LIVE_CHANNEL, RESYNC, EventBus
 from app.tournaments.scheduler import OVER, advance_all
 

@@ -17,9 +17,8 @@ from app.http.errors import ERROR_RESPONSES
 from app.http.ratelimit import rate_limit
 from app.http.scopes import PUBLIC
 from app.http.socket_door import accept, entered
-from app.match.deps import Matches
-from app.match.schemas import TimeControl, UserOut
-from app.protocol.messages import TournamentMessage
+from app.match import Matches, TimeControl, UserOut
+from app.protocol import TournamentMessage
 from app.realtime.connection import answer_pings, run_jobs
 from app.realtime.messages import forwarded, send
 from app.tournaments.service import (

@@ -28,8 +28,17 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.db.models import Match, Move
 from app.db.session import rows_matched
 from app.kernel.timesource import now
-from app.match import clocks, sealing, store
-from app.match.service import MatchService, MatchSetup, Publish, new_seed, validate_setup
+from app.match import (
+    MatchService,
+    MatchSetup,
+    Publish,
+    clock_deadline,
+    load_match,
+    new_seed,
+    state_of,
+    unseal,
+    validate_setup,
+)
 from app.tournaments import pairing
 from app.tournaments.models import (
     Tournament,
@@ -107,7 +116,7 @@ class Scheduler:
         if self.opened:
             self.session.expire_all()  # the opening was a bulk update: read the rows anew
         for match_id in self.opened:  # seated sockets learn that the table is open
-            self.matches.announce(store.load(self.session, match_id))
+            self.matches.announce(load_match(self.session, match_id))
         self.opened.clear()
         announce(self.publish, tournament)
         return True
@@ -163,7 +172,7 @@ class Scheduler:
         # The round has ended at every table: its deal is public, its tables open.
         ids = [g.match_id for g in self._games(tournament, round_number=tournament.round)
                if g.match_id is not None]
-        self.opened.extend(sealing.unseal(self.session, ids))
+        self.opened.extend(unseal(self.session, ids))
 
     # -- results ----------------------------------------------------------------------------------
 
@@ -370,8 +379,8 @@ def missed_first_move(match: Match) -> int | None:
     at that very deadline; a player's own abort comes before it), else None."""
     if match.status != "aborted" or match.finished_at is None:
         return None
-    to_move = store.state_of(match).to_move
-    limit = clocks.deadline(match.time_control, match.clock, to_move)
+    to_move = state_of(match).to_move
+    limit = clock_deadline(match.time_control, match.clock, to_move)
     if limit is None or match.finished_at < limit:
         return None
     return to_move

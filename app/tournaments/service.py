@@ -28,13 +28,17 @@ from app.db.models import Rating, User
 from app.kernel.errors import Conflict, Forbidden, Invalid, NotFound
 from app.kernel.identity import Identity
 from app.kernel.timesource import now
-from app.match import clocks
-from app.match.bots import ensure_bot_user
-from app.match.option_privacy import public_options, secret_options_set
-from app.match.records import iso
-from app.match.service import MatchService, validate_setup
-from app.people.bots import can_play_rated
-from app.protocol.messages import TournamentMessage
+from app.match import (
+    MatchService,
+    ensure_bot_user,
+    iso,
+    parse_time_control,
+    public_options,
+    secret_options_set,
+    validate_setup,
+)
+from app.people import can_play_rated
+from app.protocol import TournamentMessage
 from app.realtime.messages import bus_form
 from app.tournaments import pairing
 from app.tournaments.models import (
@@ -113,7 +117,7 @@ class TournamentService:
             raise Invalid("Tournament deals are made by the server: leave out "
                           f"{', '.join(secret_options_set(setup.game, setup.options))}.",
                           code="secret_options_in_tournament")
-        control = clocks.parse_time_control(time_control)
+        control = parse_time_control(time_control)
         start = starts_at or now()
         offset = start.utcoffset()  # None for a naive time, taken as UTC
         if offset is not None:

@@ -84,7 +84,7 @@ def table(database_url: str) -> Iterator[Table]:
     engine = make_engine(database_url, 2)
     factory = make_session_factory(engine)
     with factory() as session:
-        seats = MatchService(session).get(match["id"]).seats
+        seats = MatchService.read_only(session).get(match["id"]).seats
     yield Table(factory, match["id"], Identity(seats[0].user_id or 0, "Alice", "guest"),
                 Identity(seats[1].user_id or 0, "Bob", "guest"))
     engine.dispose()
@@ -175,7 +175,7 @@ def test_a_repeated_announcement_sends_a_socket_nothing(database_url: str) -> No
                         json={"move": first["legal_moves"][0], "ply": 0}).raise_for_status()
             assert _next_state(spectator)["ply"] == 1
             with client.app.state.session_factory() as session:  # type: ignore[attr-defined]
-                again = MatchService(session).get(match["id"])
+                again = MatchService.read_only(session).get(match["id"])
             client.app.state.match_publisher(again)  # type: ignore[attr-defined]  # a relay's
             second = client.get(f"/api/v1/matches/{match['id']}", headers=bob).json()
             client.post(f"/api/v1/matches/{match['id']}/moves", headers=bob,
@@ -201,7 +201,7 @@ def test_a_bot_thinks_once_however_often_its_turn_is_announced(database_url: str
     factory = make_session_factory(engine)
     runner = BotRunner(factory, _lost, executor=ThreadPoolExecutor(1), rescan_seconds=3600)
     with factory() as session:
-        turn = MatchChange.of(MatchService(session).get(match["id"]))
+        turn = MatchChange.of(MatchService.read_only(session).get(match["id"]))
 
     async def announce_three_times() -> None:
         for _ in range(3):
@@ -212,7 +212,7 @@ def test_a_bot_thinks_once_however_often_its_turn_is_announced(database_url: str
     try:
         asyncio.run(announce_three_times())
         with factory() as session:
-            assert MatchService(session).get(match["id"]).ply == 1
+            assert MatchService.read_only(session).get(match["id"]).ply == 1
         assert runner.computations == 1
     finally:
         runner.shutdown()

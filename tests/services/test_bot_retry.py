@@ -59,7 +59,7 @@ def test_a_failed_bot_move_is_played_on_the_next_scan(database_url: str) -> None
         try:
             while time.monotonic() < deadline:
                 with factory() as session:
-                    ply = MatchService(session).get(match["id"]).ply
+                    ply = MatchService.read_only(session).get(match["id"]).ply
                 if ply > 0:
                     return ply
                 await asyncio.sleep(0.05)

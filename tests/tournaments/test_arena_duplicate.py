@@ -97,7 +97,7 @@ def test_a_duplicate_town_round_over_three_tables(factory, events: Events) -> No
         assert [m.num_seats for m in matches] == [4, 3, 3]
         starts = [registry.get("town").new_state(m.num_seats, m.options, m.seed).to_json()
                   for m in matches]
-        payloads = [match_payload(MatchService(session).get(m.id), None) for m in matches]
+        payloads = [match_payload(MatchService.read_only(session).get(m.id), None) for m in matches]
     for start in starts:  # the same decks at every table, the same start cards seat by seat
         assert (start["offer"], start["path_deck"], start["event_deck"]) == (
             starts[0]["offer"], starts[0]["path_deck"], starts[0]["event_deck"])

@@ -68,7 +68,7 @@ def test_a_berserk_win_halves_the_clock_and_scores_a_point_more(factory, events:
         seats = {s["user"]["id"]: s for s in answered["games"][0]["seats"]}
         assert seats[berserker.id]["berserk"] and not seats[other.id]["berserk"]
         with factory() as session:
-            remaining = MatchService(session).get(match_id).clock["remaining_ms"]
+            remaining = MatchService.read_only(session).get(match_id).clock["remaining_ms"]
         assert remaining == [120_000, 60_000]
         with pytest.raises(Conflict) as twice:
             _berserk(factory, tournament_id, berserker)
@@ -82,7 +82,7 @@ def test_a_berserk_win_halves_the_clock_and_scores_a_point_more(factory, events:
         for _ in range(14):  # seven more moves each; each move takes a second
             _play(factory, match_id, user_of, clock)
         with factory() as session:
-            after = MatchService(session).get(match_id).clock["remaining_ms"]
+            after = MatchService.read_only(session).get(match_id).clock["remaining_ms"]
         # the clocks run from the second player's first move: seven timed moves of a second
         assert after[1] == 60_000 - 7 * 1_000  # berserk: no increment
         assert after[0] == 120_000 + 7 * (3_000 - 1_000)

@@ -231,7 +231,7 @@ def test_a_sealed_change_on_the_bus_carries_no_position(client: TestClient,
     app: Any = client.app
     seated = duplicate["player_b"]
     with app.state.session_factory() as session:
-        record = MatchService(session).get(duplicate["b"])
+        record = MatchService.read_only(session).get(duplicate["b"])
     assert record.sealed
     change = MatchChange.of(record)
     assert change.public["view"] is None and change.last_move is None

@@ -14,6 +14,7 @@ BUS_ENVELOPES = {
     ("accounts/identity_cache.py", "forget_user"), ("accounts/identity_cache.py", "end_user"),
     ("analysis/routes.py", "requested"), ("realtime/redis_bus.py", "RESYNC"),
     ("db/one_hop.py", "http.response.start"), ("db/one_hop.py", "http.response.body"),
+    ("match/move_lane.py", "http.response.start"), ("match/move_lane.py", "http.response.body"),
 }
 """Dicts with a ``type`` that are not client messages: the bus's own envelopes between the
 server's processes (a match's record or public change, the identity caches' announcements, the

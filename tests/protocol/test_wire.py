@@ -228,7 +228,7 @@ def test_each_seat_s_state_message_shows_its_own_view_only(client: TestClient) -
     alice, bob = make_guest(client, "Alice"), make_guest(client, "Bob")
     match = start_match(client, alice, bob, game="town")
     with client.app.state.session_factory() as session:  # type: ignore[attr-defined]
-        record = MatchService(session).get(match["id"])
+        record = MatchService.read_only(session).get(match["id"])
     engine = store.state_of(record)
     views = {seat: orjson.loads(seat_message(record, seat).state.text)["view"]
              for seat in (0, 1, None)}
@@ -263,7 +263,7 @@ def test_a_state_message_is_the_view_with_its_type_first(client: TestClient) -> 
     alice, bob = make_guest(client, "Alice"), make_guest(client, "Bob")
     match = start_match(client, alice, bob, time_control={"kind": "realtime", "minutes": 5})
     with client.app.state.session_factory() as session:  # type: ignore[attr-defined]
-        record = MatchService(session).get(match["id"])
+        record = MatchService.read_only(session).get(match["id"])
     for seat in (0, 1, None):
         view = view_of(record, seat)
         assert seat_message(record, seat).state.text == orjson.dumps({"type": "state", **view}).decode()

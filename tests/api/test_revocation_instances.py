@@ -102,7 +102,7 @@ def test_a_token_revoked_on_one_instance_is_dropped_from_the_other_instances_cac
 def test_revocation_and_logout_on_one_instance_end_connections_on_the_other(
         tmp_path: Path, redis_url: str) -> None:
     """A token revoked on A closes its socket and ends its stream on B; a browser logging out on
-    A loses its socket on B (4401, ``credential_ended``), each within a second."""
+    A loses its socket on B (4401, ``credential_ended``); the delays are printed."""
     with two_instances(tmp_path, redis_url) as (first, second):
         owner = account(first, "owner")
         delays: dict[str, list[float]] = {}

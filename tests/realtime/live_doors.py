@@ -104,7 +104,11 @@ class Ending:
     last: dict[str, Any] | None
 
 
-def socket_ends(ws: ClientConnection, since: float, within: float = 1.0) -> Ending:
+ENDS_WITHIN = 15.0
+"""A generous deadline for a connection to end: how fast it ends is measured, not asserted."""
+
+
+def socket_ends(ws: ClientConnection, since: float, within: float = ENDS_WITHIN) -> Ending:
     """Read until the server closes ``ws``; fails if it is still open ``within`` seconds after
     ``since`` (a ``time.monotonic`` moment)."""
     last = None
@@ -121,7 +125,7 @@ def socket_ends(ws: ClientConnection, since: float, within: float = 1.0) -> Endi
             return Ending(time.monotonic() - since, code, last)
 
 
-def stream_ends(reader: Any, since: float, within: float = 1.0) -> float:
+def stream_ends(reader: Any, since: float, within: float = ENDS_WITHIN) -> float:
     """Seconds until the NDJSON stream of ``reader`` (tests.api.live.StreamReader) ended."""
     assert reader.ended.wait(max(0.0, since + within - time.monotonic())), (
         f"the stream was still open {within} s later")

@@ -14,8 +14,10 @@ from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
+from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
+from app.accounts import service as account_service
 from app.kernel.settings import Settings
 from app.main import create_app
 from tests import databases, servers
@@ -41,6 +43,20 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     databases.drop_templates()
 
 
+CHEAP_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+"""argon2 at its cheapest: the same hashing and verifying code, a hundredth of the time. The
+real parameters cost most of a second per sign-up or login on a loaded machine, and the suite
+signs up and logs in hundreds of times."""
+
+
+@pytest.fixture(autouse=True, scope="session")
+def cheap_password_hashes() -> Iterator[None]:
+    real = account_service.HASHER
+    account_service.HASHER = CHEAP_HASHER
+    yield
+    account_service.HASHER = real
+
+
 @pytest.fixture(scope="session")
 def postgres_base_url() -> str:
     """The PostgreSQL server's URL (its ``test`` database), for tests that need the server."""
@@ -60,6 +76,19 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return databases.sqlite_database(tmp_path / "stepwell.db")
     return str(request.getfixturevalue("postgres_database_url"))
+
+
+@pytest.fixture(scope="module",
+                params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def module_database_url(request: pytest.FixtureRequest,
+                        tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A migrated database shared by one module's tests, SQLite file or PostgreSQL: for tests
+    that start a server of their own and never meet each other's rows."""
+    if request.param == "sqlite":
+        yield databases.sqlite_database(tmp_path_factory.mktemp("module") / "stepwell.db")
+    else:
+        with databases.postgres_schema(request.getfixturevalue("postgres_base_url")) as url:
+            yield url
 
 
 @pytest.fixture

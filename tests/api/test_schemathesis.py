@@ -30,6 +30,9 @@ POSITIVE_DATA_EXPECTED = ["2xx", "3xx", 401, 403, 404, 409, 422, 429]
 # Operations left out: the NDJSON streams never end by design (a client follows them for the
 # whole game); tests/api/test_streams.py checks their lines against the message schemas.
 EXCLUDED_PATHS = r"/stream"
+# ensure_resource_availability is off for GET .../analysis alone: a match just created has no
+# analysis until someone requests one, so its 404 ``no_analysis`` is the documented answer (the
+# stateful phase, bounded by time, met that link in some runs and not in others).
 
 
 def seed(base: str) -> dict[str, Any]:
@@ -121,6 +124,11 @@ token_ids = {{ values = {values(seeded['token_ids'])} }}
 [[operations]]
 include-path-regex = "{EXCLUDED_PATHS}"
 enabled = false
+
+[[operations]]
+include-path = "/api/v1/matches/{{match_id}}/analysis"
+include-method = "GET"
+checks.ensure_resource_availability.enabled = false
 """
 
 

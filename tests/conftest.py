@@ -1,6 +1,6 @@
 """Shared fixtures: a migrated database (SQLite file, and PostgreSQL where marked), the app, clients.
 
-API and realtime tests run against both databases: ``database_url`` is parametrised. Each test's
+Most tests of the domains run against both databases: ``database_url`` is parametrised. Each test's
 database is a copy of one migrated per run (tests/databases.py). The servers are reached through
 tests/servers.py: started if stopped, and under ``CI=true`` a test that cannot reach one fails;
 so does any other test that skips loudly there (a reason starting with ``!!!``), because a green
@@ -10,19 +10,24 @@ CI run must mean the whole suite ran.
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Generator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+import redis
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
 
 from app.accounts import service as account_service
+from app.db.session import make_engine, make_session_factory
 from app.kernel.settings import Settings
 from app.main import create_app
 from tests import databases, servers
 
-# Ordinary suites never meet a rate limit; tests/api/test_rate_limits.py sets the real scale.
+# Ordinary suites never meet a rate limit; tests/http/test_rate_limits.py sets the real scale.
 os.environ.setdefault("STEPWELL_RATE_LIMIT_SCALE", "1000")
 
 
@@ -107,3 +112,60 @@ def make_guest(client: TestClient, name: str) -> dict[str, str]:
     response = client.post("/api/v1/guests", json={"name": name})
     assert response.status_code == 201, response.text
     return {"Authorization": f"Bearer {response.json()['token']}"}
+
+
+# Fixtures shared by the domains' tests: two guests, a started match, a service session, and the
+# cross-instance tests' database and Redis prefix.
+
+
+@pytest.fixture
+def alice(client: TestClient) -> dict[str, str]:
+    return make_guest(client, "Alice")
+
+
+@pytest.fixture
+def bob(client: TestClient) -> dict[str, str]:
+    return make_guest(client, "Bob")
+
+
+def start_match(client: TestClient, first: dict[str, str], second: dict[str, str],
+                game: str = "stairs", **body: Any) -> dict[str, Any]:
+    created = client.post("/api/v1/matches", json={"game": game, **body}, headers=first)
+    assert created.status_code == 201, created.text
+    joined = client.post(f"/api/v1/matches/{created.json()['id']}/join", headers=second)
+    assert joined.status_code == 200, joined.text
+    return joined.json()  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def match(client: TestClient, alice: dict[str, str], bob: dict[str, str]) -> dict[str, Any]:
+    """A started Stairs match: Alice in seat 0 (light, to move), Bob in seat 1."""
+    return start_match(client, alice, bob)
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> Iterator[Session]:
+    """A session on a migrated SQLite database, for tests below the HTTP layer."""
+    engine = make_engine(databases.sqlite_database(tmp_path / "services.db"))
+    with make_session_factory(engine)() as db_session:
+        yield db_session
+    engine.dispose()
+
+
+@pytest.fixture
+def cluster_database(postgres_database_url: str) -> str:
+    """The cross-instance tests' PostgreSQL database."""
+    return postgres_database_url
+
+
+@pytest.fixture
+def cluster_redis() -> Iterator[tuple[str, str]]:
+    """(url, a key prefix of this test's own); the prefix's keys are deleted afterwards."""
+    url = servers.require_redis("the cross-instance tests")
+    prefix = f"t{uuid.uuid4().hex[:10]}:"
+    yield url, prefix
+    client = redis.Redis.from_url(url)
+    keys = list(client.scan_iter(f"{prefix}*"))
+    if keys:
+        client.delete(*keys)
+    client.close()

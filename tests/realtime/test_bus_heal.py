@@ -16,9 +16,9 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection
 
-from tests.api.live import account, free_port, live_server
 from tests.databases import sqlite_database
-from tests.realtime.live_doors import first_message, personal_token, socket
+from tests.live.doors import first_message, personal_token, socket
+from tests.live.helpers import account, free_port, live_server
 
 REDIS = shutil.which("redis-server")
 CATCH_UP_DEADLINE = 30.0

@@ -6,6 +6,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# pytest processes for `make test` (pytest-xdist; each test file runs whole in one of them; 0: one process)
+PYTEST_WORKERS ?= 2
 
 .PHONY: run test install install-test migrate lint browser-deps fault-deps clean translations
 
@@ -60,7 +62,7 @@ test: install-test browser-deps fault-deps node_modules/.installed
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 	node_modules/.bin/tsc --noEmit -p .
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 	node --test tests/js/
 
 lint: install-test

@@ -9,7 +9,7 @@ baseline: the same ``MatchService.play`` with no warm map, exactly the path befo
 
 Per move: CPU time of the process (the Python work: SQLAlchemy, the driver, the engine, the
 record) and wall time (that plus the database's round trips), over every move. (The statements
-a move sends are checked by tests/api/test_statement_counts.py.)
+a move sends are checked by tests/match/test_statement_counts.py.)
 
 Run by hand: ``.venv/bin/python bench/move_path.py [--games 20] [--db both]``. Random legal
 Stairs moves from a fixed seed; a new pair of guests and a new match per game.

@@ -1,6 +1,6 @@
 """Shared fixtures: a migrated database (SQLite file, and PostgreSQL where marked), the app, clients.
 
-API and realtime tests run against both databases: ``database_url`` is parametrised. Each test's
+Most tests of the domains run against both databases: ``database_url`` is parametrised. Each test's
 database is a copy of one migrated per run (tests/databases.py). The servers are reached through
 tests/servers.py: started if stopped, and under ``CI=true`` a test that cannot reach one fails;
 so does any other test that skips loudly there (a reason starting with ``!!!``), because a green
@@ -10,17 +10,24 @@ CI run must mean the whole suite ran.
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Generator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+import redis
+from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
 
+from app.accounts import service as account_service
+from app.db.session import make_engine, make_session_factory
 from app.kernel.settings import Settings
 from app.main import create_app
 from tests import databases, servers
 
-# Ordinary suites never meet a rate limit; tests/api/test_rate_limits.py sets the real scale.
+# Ordinary suites never meet a rate limit; tests/http/test_rate_limits.py sets the real scale.
 os.environ.setdefault("STEPWELL_RATE_LIMIT_SCALE", "1000")
 
 
@@ -39,6 +46,20 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     databases.drop_templates()
+
+
+CHEAP_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+"""argon2 at its cheapest: the same hashing and verifying code, a hundredth of the time. The
+real parameters cost most of a second per sign-up or login on a loaded machine, and the suite
+signs up and logs in hundreds of times."""
+
+
+@pytest.fixture(autouse=True, scope="session")
+def cheap_password_hashes() -> Iterator[None]:
+    real = account_service.HASHER
+    account_service.HASHER = CHEAP_HASHER
+    yield
+    account_service.HASHER = real
 
 
 @pytest.fixture(scope="session")
@@ -62,6 +83,19 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return str(request.getfixturevalue("postgres_database_url"))
 
 
+@pytest.fixture(scope="module",
+                params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def module_database_url(request: pytest.FixtureRequest,
+                        tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A migrated database shared by one module's tests, SQLite file or PostgreSQL: for tests
+    that start a server of their own and never meet each other's rows."""
+    if request.param == "sqlite":
+        yield databases.sqlite_database(tmp_path_factory.mktemp("module") / "stepwell.db")
+    else:
+        with databases.postgres_schema(request.getfixturevalue("postgres_base_url")) as url:
+            yield url
+
+
 @pytest.fixture
 def app(database_url: str):  # type: ignore[no-untyped-def]
     return create_app(Settings(database_url=database_url, secret_key="test-secret"))
@@ -78,3 +112,60 @@ def make_guest(client: TestClient, name: str) -> dict[str, str]:
     response = client.post("/api/v1/guests", json={"name": name})
     assert response.status_code == 201, response.text
     return {"Authorization": f"Bearer {response.json()['token']}"}
+
+
+# Fixtures shared by the domains' tests: two guests, a started match, a service session, and the
+# cross-instance tests' database and Redis prefix.
+
+
+@pytest.fixture
+def alice(client: TestClient) -> dict[str, str]:
+    return make_guest(client, "Alice")
+
+
+@pytest.fixture
+def bob(client: TestClient) -> dict[str, str]:
+    return make_guest(client, "Bob")
+
+
+def start_match(client: TestClient, first: dict[str, str], second: dict[str, str],
+                game: str = "stairs", **body: Any) -> dict[str, Any]:
+    created = client.post("/api/v1/matches", json={"game": game, **body}, headers=first)
+    assert created.status_code == 201, created.text
+    joined = client.post(f"/api/v1/matches/{created.json()['id']}/join", headers=second)
+    assert joined.status_code == 200, joined.text
+    return joined.json()  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def match(client: TestClient, alice: dict[str, str], bob: dict[str, str]) -> dict[str, Any]:
+    """A started Stairs match: Alice in seat 0 (light, to move), Bob in seat 1."""
+    return start_match(client, alice, bob)
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> Iterator[Session]:
+    """A session on a migrated SQLite database, for tests below the HTTP layer."""
+    engine = make_engine(databases.sqlite_database(tmp_path / "services.db"))
+    with make_session_factory(engine)() as db_session:
+        yield db_session
+    engine.dispose()
+
+
+@pytest.fixture
+def cluster_database(postgres_database_url: str) -> str:
+    """The cross-instance tests' PostgreSQL database."""
+    return postgres_database_url
+
+
+@pytest.fixture
+def cluster_redis() -> Iterator[tuple[str, str]]:
+    """(url, a key prefix of this test's own); the prefix's keys are deleted afterwards."""
+    url = servers.require_redis("the cross-instance tests")
+    prefix = f"t{uuid.uuid4().hex[:10]}:"
+    yield url, prefix
+    client = redis.Redis.from_url(url)
+    keys = list(client.scan_iter(f"{prefix}*"))
+    if keys:
+        client.delete(*keys)
+    client.close()

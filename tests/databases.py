@@ -13,7 +13,7 @@ migrations insert:
   own because a fresh database costs more: its first connections build their catalog caches.
 
 tests/test_databases.py checks that a copy has the freshly migrated schema;
-tests/services/test_migrations.py and the seed and rules-version tests check the migrations.
+tests/db/test_migrations.py and the seed and rules-version tests check the migrations.
 Each pytest process builds its own templates, so several runs may share one server.
 """
 

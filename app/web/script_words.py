@@ -2,7 +2,7 @@
 
 Scripts write English msgids in place, ``t("Your turn")`` or ``N_("Draw")`` (see
 static/js/kit/i18n.js); `make translations` extracts them with the templates' and the app's strings
-(babel.cfg), and tests/web/test_translations.py checks each has a Japanese translation. Here the
+(babel.cfg), and tests/kernel/test_translations.py checks each has a Japanese translation. Here the
 same extraction runs once at start-up, so each page embeds the translations of exactly the msgids
 its scripts use: the site's scripts (static/js) and the asset folders of the games it draws.
 """

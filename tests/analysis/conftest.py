@@ -1,5 +1,5 @@
-"""Fixtures of the analysis tests: the API tests' two guests, and one SQLite app shared by a
-module's tests that need no database of their own (the board is stateless)."""
+"""Fixtures of the analysis tests: one SQLite app shared by a module's tests that need no database
+of their own (the board is stateless). Two guests and a started match: tests/conftest.py."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from fastapi.testclient import TestClient
 
 from app.kernel.settings import Settings
 from app.main import create_app
-from tests.api.conftest import alice, bob  # noqa: F401 (fixtures
 from tests.databases import sqlite_database
 
 TEST_BUDGET = 100

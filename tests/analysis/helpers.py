@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.api.conftest import start_match
+from tests.conftest import start_match
 
 
 def play_game(client: TestClient, first: dict[str, str], second: dict[str, str],

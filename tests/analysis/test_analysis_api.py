@@ -15,8 +15,7 @@ from tests.analysis.games import (
     SIGHT_BLUNDER_PLY,
 )
 from tests.analysis.helpers import play_game, wait_for_analysis
-from tests.api.conftest import start_match
-from tests.conftest import make_guest
+from tests.conftest import make_guest, start_match
 
 
 def test_a_won_position_thrown_away_is_marked_a_blunder(shared_client: TestClient) -> None:

@@ -11,8 +11,7 @@ from fastapi.testclient import TestClient
 from games import registry
 from tests.analysis.games import BLUNDER_GAME, STAIRS_60, stairs_game_with_passes
 from tests.analysis.helpers import play_game
-from tests.api.conftest import start_match
-from tests.conftest import make_guest
+from tests.conftest import make_guest, start_match
 
 BOARD = "/api/v1/analysis/board"
 

@@ -12,8 +12,7 @@ from app.kernel.identity import Identity
 from app.match import store
 from app.match.service import MatchService
 from app.tournaments.scheduler import advance_all
-from tests.api.conftest import start_match
-from tests.conftest import make_guest
+from tests.conftest import make_guest, start_match
 from tests.tournaments.test_sealed import client  # noqa: F401 (the fixture: no background jobs
 
 

@@ -20,8 +20,7 @@ from app.db.models import Match
 from app.kernel.timesource import FakeClock, use
 from games import registry
 from tests.analysis.games import stairs_game_with_passes
-from tests.api.conftest import start_match
-from tests.conftest import make_guest
+from tests.conftest import make_guest, start_match
 
 BOARD = "/api/v1/analysis/board"
 

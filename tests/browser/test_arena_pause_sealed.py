@@ -12,9 +12,9 @@ import time
 import httpx
 import pytest
 
-from tests.api.live import account, guest
 from tests.browser.conftest import screenshot
 from tests.browser.test_tournament_page import log_in
+from tests.live.helpers import account, guest
 
 pytestmark = pytest.mark.browser
 CASES = [(375, "ja"), (375, "en"), (1366, "en"), (1366, "ja")]

@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import pytest
 
-from tests.api.live import account
 from tests.browser.conftest import screenshot
+from tests.live.helpers import account
 
 pytestmark = pytest.mark.browser
 

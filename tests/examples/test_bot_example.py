@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.api.live import account, live_server
+from tests.live.helpers import account, live_server
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "bot.py"
 

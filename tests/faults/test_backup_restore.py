@@ -14,8 +14,8 @@ import httpx
 import pytest
 
 from tests.faults.topology import ROOT, Topology
+from tests.live.cluster import guest
 from tests.live.server import live_server
-from tests.realtime.cluster import guest
 
 pytestmark = pytest.mark.faults
 

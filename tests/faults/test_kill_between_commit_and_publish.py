@@ -30,7 +30,7 @@ from tests.faults.checks import (
 )
 from tests.faults.driver import Driver
 from tests.faults.topology import CLAIM_AFTER_SECONDS, RedisProxy, Topology
-from tests.realtime.cluster import guest, open_socket, receive_until
+from tests.live.cluster import guest, open_socket, receive_until
 
 pytestmark = pytest.mark.faults
 

@@ -20,10 +20,8 @@ from app.http.live_connections import LiveConnections
 from app.http.principal import Principal
 from app.kernel.identity import Identity
 from app.realtime.bus import RESYNC
-from tests.api.live import StreamReader, account, live_server
 from tests.databases import sqlite_database
-from tests.live.server import wait_for
-from tests.realtime.live_doors import (
+from tests.live.doors import (
     Browser,
     bearer,
     first_message,
@@ -31,6 +29,8 @@ from tests.realtime.live_doors import (
     socket,
     socket_ends,
 )
+from tests.live.helpers import StreamReader, account, live_server
+from tests.live.server import wait_for
 from tests.realtime.test_bus_heal import REDIS, OwnRedis
 
 ALICE = Identity(1, "Alice", "user")

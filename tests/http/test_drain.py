@@ -11,8 +11,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from app.http import socket_door
 from app.http.live_connections import CLOSE_RESTART
-from tests.api.conftest import start_match
-from tests.conftest import make_guest
+from tests.conftest import make_guest, start_match
 
 
 def test_readyz_answers_503_draining_once_the_drain_began(client: TestClient) -> None:

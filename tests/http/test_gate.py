@@ -10,8 +10,7 @@ from fastapi.testclient import TestClient
 
 from app.kernel.settings import Settings
 from app.main import create_app
-from tests.api.conftest import start_match
-from tests.conftest import make_guest
+from tests.conftest import make_guest, start_match
 
 LIMIT_OF = {"/api/v1/analysis/board": "board", "/api/v1/analysis/hint": "hints",
             "/api/v1/analysis/import": "board"}

@@ -7,8 +7,7 @@ import re
 
 from fastapi.testclient import TestClient
 
-from tests.api.conftest import start_match
-from tests.conftest import make_guest
+from tests.conftest import make_guest, start_match
 
 
 def _value(text: str, name: str, **labels: str) -> float:

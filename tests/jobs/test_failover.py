@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 
 from app.jobs.runner import bot_count_key
-from tests.realtime.cluster import Cluster, cluster, guest, wait_for
+from tests.live.cluster import Cluster, cluster, guest, wait_for
 
 
 def _play_first_legal(base: str, match_id: str, headers: dict[str, str]) -> int:

@@ -21,6 +21,22 @@ WAIT_SECONDS = 30.0
 """How long a test waits for an awaited event before it gives up (a guard against hanging)."""
 
 
+UVICORN_WITH_CHEAP_HASHES = (
+    "import sys, uvicorn\n"
+    "from argon2 import PasswordHasher\n"
+    "import app.accounts.service\n"
+    "app.accounts.service.HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)\n"
+    "sys.argv[0] = 'uvicorn'\n"
+    "uvicorn.main()\n")
+"""``uvicorn`` with argon2 at its cheapest, as in-process apps (tests/conftest.py): the same
+code, without most of a second per sign-up or login."""
+
+
+GRACEFUL_SECONDS = 2
+"""How long a stopping server waits for open connections: a test's NDJSON streams never end by
+themselves, and uvicorn would otherwise wait for them until the test killed it (10 s)."""
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -53,8 +69,9 @@ def live_process(database_url: str, log_dir: Path, *,
     env.pop("STEPWELL_REDIS_URL", None) if "redis_url" not in settings else None
     log = (log_dir / f"server-{port}.log").open("w")
     command = launch(port) if launch else [
-        sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory",
-        "--host", "127.0.0.1", "--port", str(port), "--no-access-log"]
+        sys.executable, "-c", UVICORN_WITH_CHEAP_HASHES, "app.main:create_app", "--factory",
+        "--host", "127.0.0.1", "--port", str(port), "--no-access-log",
+        "--timeout-graceful-shutdown", str(GRACEFUL_SECONDS)]
     process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT,
                                cwd=Path(__file__).resolve().parents[2])
     base = f"http://127.0.0.1:{port}"

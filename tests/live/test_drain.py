@@ -30,8 +30,8 @@ from websockets.sync.client import ClientConnection
 from app.http.live_connections import CLOSE_RESTART
 from games import registry
 from tests import databases, servers
+from tests.live.cluster import guest, open_socket, receive_until
 from tests.live.server import WAIT_SECONDS, live_process, wait_for
-from tests.realtime.cluster import guest, open_socket, receive_until
 
 pytestmark = pytest.mark.postgres
 Predicate = Callable[[dict[str, Any]], bool]

@@ -18,10 +18,12 @@ from tests.live.server import live_server, run_async
 TRIALS = int(os.environ.get("STEPWELL_RACE_TRIALS", "8"))
 
 
-@pytest.fixture
-def server(database_url: str, tmp_path: Path):  # type: ignore[no-untyped-def]
+@pytest.fixture(scope="module")
+def server(module_database_url: str, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """One server per database for the module: each trial makes guests and matches of its own."""
     # Rate limits off: each trial creates guests and matches as fast as it can.
-    with live_server(database_url, tmp_path, bots_enabled="false", rate_limit_scale="0") as base:
+    with live_server(module_database_url, tmp_path_factory.mktemp("races"), bots_enabled="false",
+                     rate_limit_scale="0") as base:
         yield base
 
 

@@ -29,8 +29,7 @@ from app.match.publish import MatchPublisher
 from app.match.records import MatchRecord
 from app.match.service import MatchService
 from app.realtime.bus import InProcessBus, match_channel
-from tests.api.conftest import start_match
-from tests.conftest import make_guest
+from tests.conftest import make_guest, start_match
 
 GRACE = 0.3
 

@@ -25,9 +25,9 @@ import pytest
 from sqlalchemy import create_engine, select
 
 from app.db.models import Match
-from tests.api.live import account
+from tests.live.cluster import open_socket, receive_until
+from tests.live.helpers import account
 from tests.live.server import WAIT_SECONDS, free_port, live_server, wait_for
-from tests.realtime.cluster import open_socket, receive_until
 
 REDIS = shutil.which("redis-server")
 ROOT = Path(__file__).resolve().parents[2]

@@ -46,8 +46,7 @@ from app.realtime.messages import PONG, Message, PresenceMessage, Wire, encode, 
 from app.realtime.presence import presence_message
 from app.tournaments.service import announce
 from tests import databases
-from tests.api.conftest import start_match
-from tests.conftest import make_guest
+from tests.conftest import make_guest, start_match
 
 Built = dict[tuple[str, str], list[str]]  # (channel, type) -> the texts built for it
 

@@ -16,11 +16,13 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection
 
-from tests.api.live import account, free_port, live_server
 from tests.databases import sqlite_database
-from tests.realtime.live_doors import first_message, personal_token, socket
+from tests.live.doors import first_message, personal_token, socket
+from tests.live.helpers import account, free_port, live_server
 
 REDIS = shutil.which("redis-server")
+CATCH_UP_DEADLINE = 30.0
+"""Generous: the test waits for the catch-up; how long it took is printed, not asserted."""
 
 
 class OwnRedis:
@@ -103,9 +105,9 @@ def test_sockets_on_the_other_instance_catch_up_after_a_redis_restart(
             time.sleep(1.5)  # the second instance notices the loss
             own_redis.start()
             back = time.monotonic()
-            seen = _state_at(player, 1, within=5)
+            seen = _state_at(player, 1, within=CATCH_UP_DEADLINE)
             assert seen["your_seat"] == 1 and seen["legal_moves"], "bob is told it is his turn"
-            assert _state_at(spectator, 1, within=5 - (time.monotonic() - back))["ply"] == 1
+            assert _state_at(spectator, 1, within=CATCH_UP_DEADLINE)["ply"] == 1
             print(f"caught up {time.monotonic() - back:.2f} s after Redis came back")
 
 

@@ -13,7 +13,7 @@ import pytest
 import redis
 
 from app.jobs.runner import bot_count_key
-from tests.realtime.cluster import cluster, guest, open_socket, receive_until, wait_for
+from tests.live.cluster import cluster, guest, open_socket, receive_until, wait_for
 
 pytestmark = pytest.mark.postgres
 Redis = tuple[str, str]

@@ -16,7 +16,7 @@ from tests import servers
 from tests.conftest import make_guest
 from tests.databases import sqlite_database
 from tests.live.server import run_async
-from tests.realtime.test_match_socket import next_state
+from tests.notices.test_match_socket import next_state
 
 
 @pytest.fixture(scope="module")

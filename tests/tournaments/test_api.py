@@ -15,7 +15,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from tests.api.live import StreamReader, account, guest, live_server
+from tests.live.helpers import StreamReader, account, guest, live_server
 from tests.live.server import WAIT_SECONDS
 
 

@@ -22,7 +22,7 @@ from app.match.publish import publish_match
 from app.match.service import MatchService
 from app.tournaments.models import TournamentGame
 from app.tournaments.scheduler import advance_all
-from tests.api.conftest import start_match
+from tests.conftest import start_match
 from tests.tournaments.conftest import Events, play_out
 
 SEALED_TEXT = "sealed until the round ends"

@@ -21,6 +21,10 @@ REQUEST_SECONDS = Histogram("stepwell_http_request_seconds", "Time to answer an 
 MOVE_COMMIT_SECONDS = Histogram("stepwell_move_commit_seconds",
                                 "Time the service takes to decide a move (committed or refused).",
                                 buckets=LATENCY_BUCKETS)
+BUS_DELIVERY_SECONDS = Histogram("stepwell_bus_delivery_seconds",
+                                 "From a bus message's publication (a committed move's change "
+                                 "among them) to its arrival at another subscribing instance.",
+                                 buckets=LATENCY_BUCKETS)
 OPEN_CONNECTIONS = Gauge("stepwell_open_connections",
                          "Open websockets and NDJSON streams that carry a credential.",
                          multiprocess_mode="livesum")

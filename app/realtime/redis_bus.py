@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 import uuid
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.connection import BlockingConnectionPool
 from redis.exceptions import RedisError
 
-from app.kernel.metrics import BUS_RECONNECTS
+from app.kernel.metrics import BUS_DELIVERY_SECONDS, BUS_RECONNECTS
 from app.realtime.bus import RESYNC, Inbox, Sink, deliver, new_inbox, read, wire_form
 
 PREFIX = "stepwell:"
@@ -140,7 +141,8 @@ class RedisBus:
     def _send(self, key: str, data: bytes, message: dict[str, Any]) -> None:
         assert self._outbox is not None
         self._fan_out(key, message)
-        self._outbox.put_nowait((key, self._origin + data))
+        stamp = b"%.6f|" % time.time()  # the receivers measure the delivery from it
+        self._outbox.put_nowait((key, self._origin + stamp + data))
 
     def after_sent(self, callback: Callable[[], None]) -> None:
         """Queued behind the messages published so far; called once Redis took them all."""
@@ -324,8 +326,12 @@ class RedisBus:
         if data.startswith(self._origin) or not self._local.get(key):
             return  # our own message (delivered when published) or nobody here listens
         try:
-            message = orjson.loads(data.split(b"|", 1)[1])
-        except (IndexError, orjson.JSONDecodeError):
+            body = data.split(b"|", 1)[1]
+            if not body.startswith(b"{"):  # origin|sent|message
+                sent, body = body.split(b"|", 1)
+                BUS_DELIVERY_SECONDS.observe(max(0.0, time.time() - float(sent)))
+            message = orjson.loads(body)
+        except (IndexError, ValueError):
             log.warning("undecodable message on %s", key)
             return
         self._fan_out(key, message)

@@ -88,3 +88,29 @@ def test_claim_asks_presence_while_redis_is_away_and_is_told_to_retry(
             await client.aclose()
 
     asyncio.run(scenario())
+
+
+def test_a_message_from_another_instance_is_timed_on_arrival(own_redis: OwnRedis) -> None:
+    """Each bus message carries its publication time; the receiving instance observes the
+    delivery in ``stepwell_bus_delivery_seconds`` (a committed move's change among them)."""
+    from prometheus_client import REGISTRY
+
+    def deliveries() -> float:
+        return REGISTRY.get_sample_value("stepwell_bus_delivery_seconds_count") or 0.0
+
+    async def scenario() -> None:
+        sender, receiver = RedisBus(own_redis.url, "timed:"), RedisBus(own_redis.url, "timed:")
+        for bus in (sender, receiver):
+            bus.bind_loop(asyncio.get_running_loop())
+        inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue(100)
+        try:
+            await receiver.join("match:m", inbox)
+            before = deliveries()
+            sender.publish("match:m", {"type": "change", "n": 2})
+            assert (await asyncio.wait_for(inbox.get(), 10))["n"] == 2
+            assert deliveries() == before + 1
+        finally:
+            await sender.aclose()
+            await receiver.aclose()
+
+    asyncio.run(scenario())

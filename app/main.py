@@ -15,6 +15,7 @@ from starlette.middleware.sessions import SessionMiddleware
 
 from app.accounts import AUTH_CHANNEL, IdentityCache
 from app.analysis import HintPool
+from app.chat import FloodLimit
 from app.db.one_hop import AdmissionLimit, limit_worker_threads
 from app.db.session import make_engine, make_session_factory
 from app.http.docs import install_offline_docs
@@ -28,7 +29,7 @@ from app.jobs import BackgroundJobs
 from app.kernel import heap, i18n, logs
 from app.kernel.settings import PROJECT_ROOT, Settings
 from app.match import Announced, MatchPublisher, MoveLane, Relay, WarmMatches, relay_at_start
-from app.notices import MatchSockets
+from app.notices import MatchSockets, SharedMatches
 from app.realtime.bus import InProcessBus
 from app.realtime.presence import Presence, SharedPresence
 from app.realtime.redis_bus import RedisBus
@@ -121,6 +122,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                             settings.drain_timeout_seconds)
     app.state.rate_limiter = RateLimiter(settings)
     app.state.hint_pool = HintPool()
+    app.state.chat_flood = FloodLimit()
+    app.state.shared_matches = SharedMatches()
+    app.state.live_ratings = {}  # match id -> the Watch page's seat ratings, read once
 
     if settings.redis_url:
         bus = app.state.bus

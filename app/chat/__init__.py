@@ -9,11 +9,12 @@ from app.chat.feed import subscribed_rooms, visible_line
 from app.chat.messages import ChatLineMessage, ChatUser
 from app.chat.pages import router as moderation_router
 from app.chat.routes import router as chat_router
-from app.chat.service import chat_channel
+from app.chat.service import FloodLimit, chat_channel
 
 __all__ = [
     "ChatLineMessage",
     "ChatUser",
+    "FloodLimit",
     "chat_channel",
     "chat_router",
     "moderation_router",

@@ -39,11 +39,9 @@ class ChatLineIn(BaseModel):
 
 
 def _flood(request: Request) -> FloodLimit:
-    """One flood limit per app (so tests and instances each count their own)."""
-    state = request.app.state
-    limit = getattr(state, "chat_flood", None)
-    if limit is None:
-        limit = state.chat_flood = FloodLimit()
+    """One flood limit per app (so tests and instances each count their own), made by
+    ``create_app``."""
+    limit: FloodLimit = request.app.state.chat_flood
     return limit
 
 

@@ -5,11 +5,17 @@ Other packages use only the names in ``__all__``: the routers and ``MatchSockets
 """
 
 from app.notices.live_socket import router as live_socket_router
+from app.notices.match_feed import SharedMatches
 from app.notices.match_socket import MatchSockets
 from app.notices.match_socket import router as match_socket_router
 from app.notices.routes import router as notice_router
 from app.notices.streams import router as stream_router
 
 __all__ = [
-    "MatchSockets", "live_socket_router", "match_socket_router", "notice_router", "stream_router",
+    "MatchSockets",
+    "SharedMatches",
+    "live_socket_router",
+    "match_socket_router",
+    "notice_router",
+    "stream_router",
 ]

@@ -24,10 +24,7 @@ RATINGS_KEPT = 2048
 async def seat_ratings_of(websocket: WebSocket, record: MatchHeader) -> dict[int, dict[str, Any]]:
     """The players' ratings as shown on the Watch page, read once per match and process (they
     change only when a game ends), so live updates keep them as the first load showed them."""
-    state = websocket.app.state
-    if not hasattr(state, "live_ratings"):
-        state.live_ratings = {}
-    cache: dict[str, dict[int, dict[str, Any]]] = state.live_ratings
+    cache: dict[str, dict[int, dict[str, Any]]] = websocket.app.state.live_ratings
     if record.id not in cache:
         def load() -> dict[int, dict[str, Any]]:
             with websocket.app.state.session_factory() as session:

@@ -70,9 +70,7 @@ class SharedMatches:
 
 
 def shared_matches(state: Any) -> SharedMatches:
-    """The process's :class:`SharedMatches` (on ``app.state``)."""
-    if not hasattr(state, "shared_matches"):
-        state.shared_matches = SharedMatches()
+    """The process's :class:`SharedMatches` (on ``app.state``, made by ``create_app``)."""
     matches: SharedMatches = state.shared_matches
     return matches
 

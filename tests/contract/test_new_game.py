@@ -95,8 +95,9 @@ def test_its_words_come_from_its_folder_in_both_languages(fifth_game: Game) -> N
 def site(fifth_game: Game, database_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
     """The app with bots on; bots think in threads here, since a worker process would not have
     the game registered at run time (a game added by its registry line has no such problem)."""
-    monkeypatch.setattr("app.match.bot_runner.spawn_pool",
-                        lambda workers, initializer=None: ThreadPoolExecutor(workers))
+    for pools in ("app.match.bot_runner", "app.jobs.runner"):
+        monkeypatch.setattr(f"{pools}.spawn_pool",
+                            lambda workers, *_, **__: ThreadPoolExecutor(workers))
     settings = Settings(database_url=database_url, secret_key="fifth", bots_enabled=True)
     with TestClient(create_app(settings)) as client:
         yield client

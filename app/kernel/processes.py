@@ -82,11 +82,25 @@ def _exit_with_parent(parent: int) -> None:
     os._exit(0)
 
 
+STOP_SECONDS = 5.0
+"""How long a terminated pool process is given to end before it is killed."""
+
+
 def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Stop a pool now: its processes are terminated (a search under way is dropped) and waited
     for. ``shutdown(wait=False)`` left them running after the server exited; ``wait=True`` alone
     would wait for a search that a low-priority process may not finish for seconds."""
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
         with contextlib.suppress(Exception):
             process.terminate()
-    pool.shutdown(wait=True, cancel_futures=True)
+    # Not shutdown(wait=True): a process terminated while it held the pool's call queue lock
+    # (one still starting, say) can leave the pool's manager thread waiting forever. The
+    # processes themselves are waited for, and killed if a terminate was not enough.
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.join(STOP_SECONDS)
+            if process.is_alive():
+                process.kill()
+                process.join(STOP_SECONDS)

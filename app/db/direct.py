@@ -17,6 +17,7 @@ Only statements whose text depends on nothing but their parameter names qualify 
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections import namedtuple
 from collections.abc import Callable, Sequence
@@ -97,7 +98,12 @@ class DirectConnection:
 
     def __init__(self, engine: Engine) -> None:
         self.dialect = engine.dialect
-        self.pooled = engine.raw_connection()
+        try:
+            self.pooled = engine.raw_connection()
+        except self.dialect.loaded_dbapi.Error as error:  # the server refuses connections
+            raise exc.DBAPIError.instance(None, None, error, self.dialect.loaded_dbapi.Error,
+                                          connection_invalidated=True,
+                                          dialect=self.dialect) from error
         driver = self.pooled.driver_connection
         if driver is None:
             self.pooled.close()
@@ -105,6 +111,11 @@ class DirectConnection:
         self.driver: Any = driver
         try:
             self.driver.autocommit = True
+        except self.dialect.loaded_dbapi.Error as error:  # the connection died in the pool
+            wrapped = self._lost(error, None, "SET autocommit", {})
+            with contextlib.suppress(Exception):
+                self.pooled.close()
+            raise wrapped from error
         except Exception:
             self.pooled.close()
             raise
@@ -114,8 +125,9 @@ class DirectConnection:
         bound = dict(params)
         for name, process in compiled.binds:
             bound[name] = process(bound[name])
-        cursor = self.driver.cursor()
+        cursor = None
         try:
+            cursor = self.driver.cursor()
             cursor.execute(compiled.sql, bound)
             fetched = cursor.fetchall() if cursor.description is not None else []
             if fetched and compiled.row is None:
@@ -123,15 +135,26 @@ class DirectConnection:
             rows = [self._row(compiled, row) for row in fetched]
             return Rows(rows, cursor.rowcount)
         except self.dialect.loaded_dbapi.Error as error:
-            lost = self.dialect.is_disconnect(error, self.driver, cursor)
-            if lost:
-                self.pooled.invalidate(error)
-            raise exc.DBAPIError.instance(compiled.sql, bound, error,
-                                          self.dialect.loaded_dbapi.Error,
-                                          connection_invalidated=lost,
-                                          dialect=self.dialect) from error
+            raise self._lost(error, cursor, compiled.sql, bound) from error
         finally:
-            cursor.close()
+            if cursor is not None:
+                with contextlib.suppress(Exception):
+                    cursor.close()
+
+    def _lost(self, error: Any, cursor: Any, sql: str, bound: dict[str, Any]) -> Exception:
+        """The driver's ``error`` as SQLAlchemy's exception, as the engine would raise it; a
+        lost connection (a server restart) is dropped from the pool, so the retry gets a new one
+        and the request is answered 503 (``is_busy_error``), not 500."""
+        lost = bool(self.dialect.is_disconnect(error, self.driver, cursor)) or bool(
+            getattr(self.driver, "closed", False))
+        if lost:
+            with contextlib.suppress(Exception):
+                self.pooled.invalidate(error)
+        wrapped: Exception = exc.DBAPIError.instance(sql, bound, error,
+                                                     self.dialect.loaded_dbapi.Error,
+                                                     connection_invalidated=lost,
+                                                     dialect=self.dialect)
+        return wrapped
 
     @staticmethod
     def _row(compiled: _Compiled, row: tuple[Any, ...]) -> Any:

@@ -54,6 +54,9 @@ ENDED_REMEMBERED_SECONDS = 120.0
 """How long an ended token or session is remembered, so a connection that resolved it just
 before the announcement and registers just after is still ended (longer than any cache entry)."""
 CLOSE_RESTART = 1012
+CLOSE_TRY_AGAIN = 1013
+"""Socket close code (the standard "Try Again Later"), after an error message with
+``retry_after``: the database cannot answer now (a restart); reconnect after that delay."""
 """Socket close code (the standard "Service Restart"): this instance is shutting down; reconnect
 after a short random delay (the browser client waits 200–1500 ms) and resynchronise. uvicorn's
 own shutdown closes any socket still open with the same code."""

@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator, Callable
 
 from starlette.websockets import WebSocket, WebSocketState
 
+from app.db.one_hop import as_server_busy, is_busy_error
 from app.http.credentials import origin_allowed
 from app.http.doors import admit
 from app.http.live_connections import (
@@ -26,6 +27,7 @@ from app.http.live_connections import (
     CLOSE_FORBIDDEN,
     CLOSE_RESTART,
     CLOSE_TOO_MANY,
+    CLOSE_TRY_AGAIN,
     RESTART,
     Live,
     Reason,
@@ -35,7 +37,7 @@ from app.http.live_connections import (
 from app.http.messages import ErrorMessage
 from app.http.principal import resolve_principal_async
 from app.http.ratelimit import RateLimited
-from app.kernel.errors import Forbidden, Unauthenticated
+from app.kernel.errors import Forbidden, ServerBusy, Unauthenticated
 from app.realtime.messages import send
 
 _closing: set[asyncio.Task[None]] = set()
@@ -51,6 +53,20 @@ async def refuse(websocket: WebSocket, code: str, message: str, close_code: int,
         error.retry_after = retry_after
     await send(websocket, error)
     await websocket.close(close_code)
+
+
+def server_busy(error: BaseException) -> ServerBusy | None:
+    """``error`` as the 503 it means (the database or the live service away), else None."""
+    if isinstance(error, ServerBusy):
+        return error
+    return as_server_busy(error) if is_busy_error(error) else None
+
+
+async def refuse_busy(websocket: WebSocket, busy: ServerBusy) -> None:
+    """The socket's 503: an error message with ``retry_after``, then close 1013 (try again
+    later), never a failed handshake."""
+    await refuse(websocket, busy.code, busy.message, CLOSE_TRY_AGAIN,
+                 retry_after=busy.retry_after_seconds)
 
 
 def closer(websocket: WebSocket) -> Callable[[Reason], None]:
@@ -95,6 +111,12 @@ async def enter(websocket: WebSocket, scope: str) -> Live | None:
         return None
     except Forbidden as error:
         await refuse(websocket, error.code, error.message, CLOSE_FORBIDDEN)
+        return None
+    except Exception as error:
+        busy = server_busy(error)
+        if busy is None:
+            raise
+        await refuse_busy(websocket, busy)
         return None
     try:
         live = live_connections(websocket).open(principal, closer(websocket))

@@ -32,6 +32,25 @@ class RequestIdFilter(logging.Filter):
         return True
 
 
+SECRET_IN_TEXT = re.compile(r"(?i)((?:token|access_token|code|password)=)[^&\s\"']+|\bsw_[A-Za-z0-9_-]{8,}")
+
+
+def _redacted(match: re.Match[str]) -> str:
+    return f"{match.group(1)}[redacted]" if match.group(1) else "sw_[redacted]"
+
+
+class RedactFilter(logging.Filter):
+    """Blanks credentials that a message quotes (uvicorn logs a socket's URL with its query
+    string, ``?token=...``): no token reaches a log line, whoever wrote it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        cleaned = SECRET_IN_TEXT.sub(_redacted, message)
+        if cleaned != message:
+            record.msg, record.args = cleaned, None
+        return True
+
+
 class JsonFormatter(logging.Formatter):
     """time, level, logger, message, request_id (when in a request) and the exception, if any."""
 
@@ -54,6 +73,7 @@ def configure(log_format: str, level: int = logging.INFO) -> None:
     """Send every logger's records to stderr, as JSON lines or as plain text."""
     handler = logging.StreamHandler()
     handler.addFilter(RequestIdFilter())
+    handler.addFilter(RedactFilter())
     handler.setFormatter(JsonFormatter() if log_format == "json" else logging.Formatter(
         "%(asctime)s %(name)s %(levelname)s %(message)s"))
     root = logging.getLogger()

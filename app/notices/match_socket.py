@@ -51,7 +51,7 @@ from app.http.doors import declared
 from app.http.live_connections import CLOSE_FORBIDDEN, Live
 from app.http.messages import ErrorMessage
 from app.http.scopes import PLAY, READ
-from app.http.socket_door import accept, enter, leave, refuse
+from app.http.socket_door import accept, enter, leave, refuse, refuse_busy, server_busy
 from app.kernel import i18n
 from app.kernel.errors import NotFound, ServiceError
 from app.kernel.identity import Identity
@@ -327,6 +327,12 @@ async def _serve(websocket: WebSocket, match_id: str, live: Live) -> None:
             first = await load()
         except NotFound as missing:
             await refuse(websocket, missing.code, missing.message, CLOSE_NOT_FOUND)
+            return
+        except Exception as failure:
+            busy = server_busy(failure)
+            if busy is None:
+                raise
+            await refuse_busy(websocket, busy)
             return
         if sealed_for(first, viewer_id):  # a duplicate table: its seated players only
             error = sealed_error()

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from app.db.models import Match
-from app.kernel.logs import JsonFormatter, RequestIdFilter
+from app.kernel.logs import JsonFormatter, RedactFilter, RequestIdFilter
 from tests.conftest import make_guest
 
 
@@ -27,6 +27,7 @@ def json_lines() -> Iterator[list[str]]:
 
     handler = Collect(level=logging.DEBUG)
     handler.addFilter(RequestIdFilter())
+    handler.addFilter(RedactFilter())
     handler.setFormatter(JsonFormatter())
     root = logging.getLogger()
     level = root.level
@@ -79,3 +80,14 @@ def test_a_town_game_logs_no_secret(client: TestClient, json_lines: list[str]) -
     assert json_lines
     secrets = [headers["Authorization"].split()[1] for headers in players] + [str(seed)]
     assert not [secret for secret in secrets if secret in text]
+
+
+def test_a_token_quoted_in_a_message_is_blanked(json_lines: list[str]) -> None:
+    """uvicorn logs a socket's URL with its query string: the token must not reach the line."""
+    token = "sw_YejjBfaECxkcWmH2Xl1PrMGSXfR58FNnd51mm_OvhJQ"
+    logging.getLogger("uvicorn.error").info(
+        '%s - "WebSocket %s" [accepted]', "127.0.0.1:0", f"/api/v1/matches/m1/ws?token={token}")
+    logging.getLogger("app").info("bearer %s in a message", token)
+    written = "\n".join(json_lines)
+    assert token not in written and "sw_YejjBfaE" not in written
+    assert "token=[redacted]" in written and "/api/v1/matches/m1/ws" in written

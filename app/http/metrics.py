@@ -82,7 +82,9 @@ def metrics(request: Request) -> Response:
 
 
 class RequestIds:
-    """Gives every HTTP request and websocket an id (``X-Request-ID``), for the logs."""
+    """Gives every HTTP request and websocket an id (``X-Request-ID``), for the logs; while the
+    instance drains, every answer also says ``Connection: close``, so the load balancer keeps no
+    kept-alive connection to it that could break under a request as it stops."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -97,8 +99,11 @@ class RequestIds:
 
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message.setdefault("headers", [])
-                message["headers"] = [*message["headers"], (HEADER.encode(), request_id.encode())]
+                headers = [*message.get("headers", []), (HEADER.encode(), request_id.encode())]
+                drain = getattr(getattr(scope.get("app"), "state", None), "drain", None)
+                if drain is not None and drain.draining:
+                    headers.append((b"connection", b"close"))
+                message["headers"] = headers
             await send(message)
 
         try:

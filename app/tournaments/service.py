@@ -281,7 +281,7 @@ class TournamentService:
             rows = self.session.scalars(select(Tournament).where(Tournament.status == status)
                                         .order_by(order).limit(limit))
             out[status] = [self._summary(t) for t in rows]
-        counts = self._entrant_counts([t["id"] for group in out.values() for t in group])
+        counts = self._entrant_counts([item["id"] for group in out.values() for item in group])
         for group in out.values():
             for item in group:
                 item["players"] = counts.get(item["id"], 0)

@@ -15,11 +15,14 @@ from tests.conftest import make_guest, start_match
 
 
 def test_readyz_answers_503_draining_once_the_drain_began(client: TestClient) -> None:
-    assert client.get("/readyz").status_code == 200
+    serving = client.get("/readyz")
+    assert serving.status_code == 200 and "connection" not in serving.headers
     client.app.state.drain.phase = "draining"  # type: ignore[attr-defined]
     ready = client.get("/readyz")
     assert ready.status_code == 503 and ready.json()["reason"] == "draining"
-    assert client.get("/healthz").status_code == 200
+    alive = client.get("/healthz")
+    assert alive.status_code == 200
+    assert alive.headers["connection"] == "close", "no kept-alive connection to a draining instance"
 
 
 def test_every_socket_is_told_1012_and_the_registry_empties(client: TestClient) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import multiprocessing
 import signal
 
 from app.db.one_hop import limit_worker_threads
@@ -62,20 +63,44 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     try:
         await stop.wait()
     finally:
-        runner.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await runner
-        await presence.aclose()
-        await bus.aclose()
-        notes.cancel()  # what the bus sent is noted once more as it stops
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await notes
+        try:
+            await asyncio.wait_for(_shut_down(runner, presence, bus, notes), SHUTDOWN_SECONDS)
+        except TimeoutError:  # a pool process still starting can hold its pool's stop
+            log.error("the worker's shutdown outlasted %s s; its processes are killed",
+                      SHUTDOWN_SECONDS)
+            _kill_children()
         engine.dispose()
+        log.info("worker stopped")
+
+
+SHUTDOWN_SECONDS = 10.0
+"""How long a stopping worker waits for its jobs, bus and pools before it kills its children
+(the lock is released first, so the stand-by leads meanwhile)."""
+
+
+async def _shut_down(runner: asyncio.Task[None], presence: Presence, bus: EventBus,
+                     notes: asyncio.Task[None]) -> None:
+    runner.cancel()
+    with contextlib.suppress(asyncio.CancelledError, Exception):
+        await runner
+    await presence.aclose()
+    await bus.aclose()
+    notes.cancel()  # what the bus sent is noted once more as it stops
+    with contextlib.suppress(asyncio.CancelledError, Exception):
+        await notes
+
+
+def _kill_children() -> None:
+    """End every process this one started (pool workers), so the exit does not wait for them."""
+    for child in multiprocessing.active_children():
+        with contextlib.suppress(Exception):
+            child.kill()
 
 
 def main() -> None:
     logs.configure(Settings().log_format or "text")
     asyncio.run(serve(Settings()))
+    _kill_children()  # a pool's manager thread must not keep the exit waiting for a process
 
 
 if __name__ == "__main__":

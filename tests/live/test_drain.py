@@ -14,7 +14,6 @@ import signal
 import subprocess
 import sys
 import threading
-import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -29,25 +28,12 @@ from websockets.sync.client import ClientConnection
 
 from app.http.live_connections import CLOSE_RESTART
 from games import registry
-from tests import databases, servers
+from tests import databases
 from tests.live.cluster import guest, open_socket, receive_until
 from tests.live.server import WAIT_SECONDS, live_process, wait_for
 
 pytestmark = pytest.mark.postgres
 Predicate = Callable[[dict[str, Any]], bool]
-
-
-@pytest.fixture
-def redis_prefix() -> Iterator[tuple[str, str]]:
-    """(url, a key prefix of this test's own); the prefix's keys are deleted afterwards."""
-    url = servers.require_redis("the rolling restart test")
-    prefix = f"t{uuid.uuid4().hex[:10]}:"
-    yield url, prefix
-    client = redis.Redis.from_url(url)
-    keys = list(client.scan_iter(f"{prefix}*"))
-    if keys:
-        client.delete(*keys)
-    client.close()
 
 
 def _start_match(base: str, creator: dict[str, str], joiner: dict[str, str],
@@ -271,9 +257,9 @@ class Client(threading.Thread):
 
 
 def test_a_rolling_restart_moves_every_socket_to_the_other_instance_without_an_error(
-        postgres_database_url: str, redis_prefix: tuple[str, str], tmp_path: Path) -> None:
-    url, prefix = redis_prefix
-    settings = {"redis_url": url, "redis_prefix": prefix, "rate_limit_prefix": f"{prefix}limits",
+        postgres_database_url: str, cluster_redis: tuple[str, str], tmp_path: Path) -> None:
+    url, prefix = cluster_redis
+    settings = {"redis_url": url, "cluster_redis": prefix, "rate_limit_prefix": f"{prefix}limits",
                 "rate_limit_scale": "0", "bots_enabled": "false", "background_jobs": "off",
                 "drain_grace_seconds": "0.5"}
     with contextlib.ExitStack() as stack:
@@ -349,9 +335,9 @@ def _assert_log_replays(database_url: str, match_id: str, acked: list[tuple[int,
 
 
 def test_a_worker_stopped_with_sigterm_hands_the_jobs_over_at_once(
-        redis_prefix: tuple[str, str], tmp_path: Path) -> None:
+        cluster_redis: tuple[str, str], tmp_path: Path) -> None:
     """The lease is a minute: the stand-by leads well before it could have expired."""
-    url, prefix = redis_prefix
+    url, prefix = cluster_redis
     env = {**os.environ, "STEPWELL_DATABASE_URL": databases.sqlite_database(tmp_path / "w.db"),
            "STEPWELL_SECRET_KEY": "live-tests", "STEPWELL_REDIS_URL": url,
            "STEPWELL_REDIS_PREFIX": prefix, "STEPWELL_LEADER_TTL_SECONDS": "60",
@@ -379,9 +365,9 @@ def test_a_worker_stopped_with_sigterm_hands_the_jobs_over_at_once(
 
 
 def test_sockets_crowded_on_one_instance_spread_to_the_other(
-        postgres_database_url: str, redis_prefix: tuple[str, str], tmp_path: Path) -> None:
-    url, prefix = redis_prefix
-    settings = {"redis_url": url, "redis_prefix": prefix, "rate_limit_prefix": f"{prefix}limits",
+        postgres_database_url: str, cluster_redis: tuple[str, str], tmp_path: Path) -> None:
+    url, prefix = cluster_redis
+    settings = {"redis_url": url, "cluster_redis": prefix, "rate_limit_prefix": f"{prefix}limits",
                 "rate_limit_scale": "0", "bots_enabled": "false", "background_jobs": "off",
                 "rebalance_seconds": "0.5", "rebalance_min_excess": "2"}
     with contextlib.ExitStack() as stack:

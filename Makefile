@@ -6,8 +6,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# pytest processes for `make test` (pytest-xdist; each test file runs whole in one of them; 0: one process)
-PYTEST_WORKERS ?= 2
+# pytest processes for `make test` (pytest-xdist; each test file runs whole in one of them; 0: one
+# process). Three on a two-core machine: much of the suite waits on servers, browsers and sockets
+# (with three, the run used 118 % CPU of the two cores' 200 %; bench/results/suite.md).
+PYTEST_WORKERS ?= 3
+# The suite writes bytecode even where the environment says not to (PYTHONDONTWRITEBYTECODE):
+# without it every pytest process rewrites each test module's asserts again, and every server
+# and worker the tests start compiles app/ again.
+PYTEST_ENV := PYTHONDONTWRITEBYTECODE=
 
 .PHONY: run test install install-test migrate lint browser-deps fault-deps clean translations
 
@@ -33,13 +39,17 @@ migrate: install
 run: migrate
 	$(BIN)/uvicorn app.main:create_app --factory --host $(HOST) --port $(PORT) --ws-per-message-deflate false
 
+# apt-get as root (sudo otherwise), waiting up to 10 min for another apt or dpkg to finish (on a
+# fresh machine the system's own updates may hold the lock); a failure stops `make`.
+APT_GET = $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600
+
 # Debian chromium for the browser tests (Playwright drives it; it never downloads a browser).
 browser-deps:
 	@if [ ! -x /usr/bin/chromium ]; then \
 		echo "browser-deps: installing Debian chromium + CJK fonts for the browser tests (apt-get, a minute or two)…"; \
-		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
-		else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; fi; \
-		echo "browser-deps: chromium installed."; \
+		$(APT_GET) update -qq && $(APT_GET) install -y -qq chromium fonts-noto-cjk >/dev/null \
+		&& echo "browser-deps: chromium installed." \
+		|| { echo "browser-deps: installing chromium FAILED" >&2; exit 1; }; \
 	fi
 
 # Debian nginx for the fault tests (tests/faults/ run it in front of two instances, as deployed);
@@ -47,12 +57,13 @@ browser-deps:
 fault-deps:
 	@if [ ! -x /usr/sbin/nginx ]; then \
 		echo "fault-deps: installing Debian nginx for the fault tests (apt-get)…"; \
-		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; \
-		else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; fi; \
-		echo "fault-deps: nginx installed."; \
+		$(APT_GET) update -qq && $(APT_GET) install -y -qq nginx >/dev/null \
+		&& echo "fault-deps: nginx installed." \
+		|| { echo "fault-deps: installing nginx FAILED" >&2; exit 1; }; \
 	fi
 
-# TypeScript, the one npm dev dependency (package-lock.json pins it), checks static/'s JS (tsconfig.json).
+# npm dev tools (package-lock.json pins them): TypeScript checks static/'s JS (tsconfig.json), axe-core runs in
+# the browser tests (tests/browser/test_accessibility.py), lighthouse in bench/lighthouse.py.
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
@@ -62,7 +73,8 @@ test: install-test browser-deps fault-deps node_modules/.installed
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 	node_modules/.bin/tsc --noEmit -p .
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	node_modules/.bin/tsc --noEmit -p tsconfig.sw.json
+	$(PYTEST_ENV) $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 	node --test tests/js/
 
 lint: install-test

@@ -3,38 +3,50 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Literal, TypedDict
 
 from fastapi import FastAPI
-from fastapi.staticfiles import StaticFiles
+from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddleware
 from starlette.middleware.sessions import SessionMiddleware
 
-from app.accounts import AUTH_CHANNEL, IdentityCache
+from app.accounts import AUTH_CHANNEL, IdentityCache, oauth_scheme
 from app.analysis import HintPool
 from app.chat import FloodLimit
 from app.db.one_hop import AdmissionLimit, limit_worker_threads
 from app.db.session import make_engine, make_session_factory
+from app.http.cors import Cors
 from app.http.docs import install_offline_docs
 from app.http.drain import Drain
 from app.http.errors import install_error_handlers
 from app.http.live_connections import LiveConnections
 from app.http.metrics import RequestIds, RequestMetrics
-from app.http.ratelimit import RateLimiter
+from app.http.openapi import install_openapi
+from app.http.ratelimit import RateLimiter, RateLimitHeaders
 from app.http.rebalance import Rebalancer
 from app.jobs import BackgroundJobs
 from app.kernel import heap, i18n, logs
+from app.kernel.cancellation import cancel_and_wait
 from app.kernel.settings import PROJECT_ROOT, Settings
-from app.match import Announced, MatchPublisher, MoveLane, Relay, WarmMatches, relay_at_start
-from app.notices import MatchSockets, SharedMatches
+from app.match import (
+    Announced,
+    MatchPublisher,
+    MoveLane,
+    PreviewCache,
+    Relay,
+    WarmMatches,
+    game_schemas,
+    relay_at_start,
+)
+from app.notices import MatchSockets, SharedMatches, vapid_key
 from app.realtime.bus import InProcessBus
 from app.realtime.presence import Presence, SharedPresence
 from app.realtime.redis_bus import RedisBus
 from app.routers import include_routers
 from app.site import render_page_error
+from app.web.static_files import HashedStaticFiles
 
 SESSION_MAX_AGE = 365 * 24 * 3600
 log = logging.getLogger(__name__)
@@ -91,15 +103,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await app.state.rebalancer.aclose()
         identity_changes.cancel()
         if jobs_task is not None:
-            jobs_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await jobs_task
+            await cancel_and_wait([jobs_task], timeout=10.0)
         first_relay.cancel()
         await app.state.presence.aclose()
         await app.state.bus.aclose()
-        notes.cancel()  # what the bus sent is noted once more as it stops
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await notes
+        await cancel_and_wait([notes])  # what the bus sent is noted once more as it stops
         app.state.hint_pool.shutdown()
         engine.dispose()
 
@@ -107,9 +115,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   telemetry=None if settings.telemetry else {"tracing": False, "metrics": False,
                                                              "logs": False})
     app.state.settings = settings
+    vapid_key(settings.vapid_private_key)  # generated into data/ on first start, like the secret key
     app.state.engine = engine
     app.state.session_factory = make_session_factory(engine)
     app.state.warm_matches = WarmMatches()
+    app.state.preview_cache = PreviewCache()
     app.state.bus = (RedisBus(settings.redis_url, settings.redis_prefix) if settings.redis_url
                      else InProcessBus())
     app.state.announced = Announced(app.state.session_factory)
@@ -150,6 +160,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 app.state.identities.apply(message)
                 app.state.live_connections.apply(message)
 
+    # Innermost: pages, API answers and static files are gzipped when the client accepts it; never
+    # a live NDJSON stream (each line must leave at once, not wait in the compressor).
+    app.add_middleware(GZipMiddleware, minimum_size=500,
+                       exclude_content_types=(*DEFAULT_EXCLUDED_CONTENT_TYPES, "application/x-ndjson"))
     app.add_middleware(i18n.LanguageMiddleware)
     sessions: SessionOptions = {
         "secret_key": settings.secret_key, "session_cookie": "stepwell_session",
@@ -158,11 +172,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app, render_page_error)
     install_offline_docs(app)
     include_routers(app)
+    install_openapi(app, session_cookie=sessions["session_cookie"],
+                    parts=[game_schemas, oauth_scheme])
     app.add_middleware(MoveLane)  # an API client's move skips the stack (app/match/move_lane.py)
+    app.add_middleware(RateLimitHeaders)  # RateLimit-* on every answer that counted a limit
     app.add_middleware(AdmissionLimit, limit=settings.max_pending_requests)
+    # Around the stack (a 503 carries CORS headers too); cookies from other sites' pages are
+    # dropped here, before the session middleware or the move lane could read them.
+    app.add_middleware(Cors, trusted_origins=settings.trusted_origins)
     app.add_middleware(RequestMetrics)
     app.add_middleware(RequestIds)
     # Outermost: match sockets skip the stack, which would live as long as each socket.
     app.add_middleware(MatchSockets, sessions=SessionMiddleware(app, **sessions))
-    app.mount("/static", StaticFiles(directory=str(PROJECT_ROOT / "static")), name="static")
+    app.mount("/static", HashedStaticFiles(directory=str(PROJECT_ROOT / "static")), name="static")
     return app

@@ -153,7 +153,7 @@ class Server:
         return cls("bare", [sys.executable, "-m", "uvicorn", "bare_server:app", "--app-dir", "bench"],
                    dict(os.environ), folder / "bare.log")
 
-    def wait_ready(self, timeout: float = 30.0) -> None:
+    def wait_ready(self, timeout: float = 120.0) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

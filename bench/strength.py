@@ -17,17 +17,23 @@ Two figures per pairing, both A's:
 
 Budgets: ``--hard-iterations N`` replaces hard's clock (2 s a move) by exactly N MCTS iterations a
 move, so a run is reproducible on a loaded machine (a seeded search with an iteration budget
-chooses the same move every time); ``--hard-seconds`` only shortens the clock. ``--baseline LEVEL``
+chooses the same move every time); ``--hard-seconds`` only shortens the clock. The level
+``hard-halving`` is hard's budget spent, in Town, on sequential halving over common sampled worlds
+(``games.bots.halving``): N playouts a move where hard has N iterations (1,500 by its clock), for a
+pairing (``--pairing hard-halving:easy --baseline hard``). ``--baseline LEVEL``
 adds LEVEL (``hard-plain``: hard's budget with uniformly random playouts, i.e. without the games'
 playout hints) as a second challenger against the same opponents, so every figure sits beside its
 baseline measured in the same run. ``cpu s/move`` is the CPU time the first level spent on each
-move it chose among two or more (CPU, not wall: on a loaded machine wall time says little).
+move it chose among two or more (CPU, not wall: on a loaded machine wall time says little);
+``p50``/``p99`` are the median and 99th percentile of those times, for the first level and, after
+the slash, for the second.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -47,31 +53,30 @@ SETUPS: dict[str, tuple[str, str, int, dict]] = {
     "town4": ("town 4p", "town", 4, {}),
 }
 PAIRINGS = [("hard", "random"), ("hard", "easy")]
+HALVING_PLAYOUTS = 1500  # a halving search's budget that fits hard's 2 s clock in Town
 
 
 def play_game(
     game_id: str, players: int, options: dict, seats: tuple[Level, ...], seed: int
-) -> tuple[Result, float, int, list[float], list[int]]:
-    """One game, ``seats[i]`` playing seat i: (result, seconds, plies, CPU seconds each seat spent
-    choosing, moves each seat chose among two or more)."""
+) -> tuple[Result, float, int, list[list[float]]]:
+    """One game, ``seats[i]`` playing seat i: (result, seconds, plies, the CPU seconds each seat
+    spent on each move it chose among two or more)."""
     game = registry.get(game_id)
     state = game.new_state(players=players, options=options, seed=seed)
     start = time.perf_counter()
     plies = 0
-    thought = [0.0] * players
-    chosen = [0] * players
+    thought: list[list[float]] = [[] for _ in range(players)]
     while not state.is_over:
         seat = state.to_move
         assert seat is not None
         clock = time.process_time()
         move = choose_move(state, seat, seats[seat], seed * 1000 + plies)
         if len(state.legal_moves()) > 1:
-            thought[seat] += time.process_time() - clock
-            chosen[seat] += 1
+            thought[seat].append(time.process_time() - clock)
         state = state.play(move)
         plies += 1
     assert state.result is not None
-    return state.result, time.perf_counter() - start, plies, thought, chosen
+    return state.result, time.perf_counter() - start, plies, thought
 
 
 def win_share(result: Result, seat: int, players: int) -> float:
@@ -89,17 +94,25 @@ def pairwise(result: Result, seat: int, players: int) -> float:
 
 
 def run_match(args: tuple[str, int, dict, Level, Level, int]) -> tuple[float, float, float, int,
-                                                                        float, int]:
+                                                                        list[float], list[float]]:
     """Game ``index`` of a pairing: the first level sits at seat ``index % players``, the second
-    level everywhere else: (first level's win share, its pairwise score, seconds, plies, CPU
-    seconds the first level thought, its moves with a choice)."""
+    level everywhere else: (first level's win share, its pairwise score, seconds, plies, the CPU
+    seconds of each move with a choice the first level made, and the second level's)."""
     game_id, players, options, first, second, index = args
     mine = index % players
     seats = tuple(first if seat == mine else second for seat in range(players))
-    result, seconds, plies, thought, chosen = play_game(game_id, players, options, seats,
-                                                        seed=index)
+    result, seconds, plies, thought = play_game(game_id, players, options, seats, seed=index)
+    others = [t for seat in range(players) if seat != mine for t in thought[seat]]
     return (win_share(result, mine, players), pairwise(result, mine, players), seconds, plies,
-            thought[mine], chosen[mine])
+            thought[mine], others)
+
+
+def percentile(times: list[float], share: float) -> float:
+    """The ``share`` quantile of ``times`` (nearest rank; 0 when empty)."""
+    if not times:
+        return 0.0
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))]
 
 
 def levels_for(args: argparse.Namespace) -> dict[str, Level]:
@@ -111,6 +124,8 @@ def levels_for(args: argparse.Namespace) -> dict[str, Level]:
         hard = dataclasses.replace(hard, seconds=args.hard_seconds)
     levels["hard"] = hard
     levels["hard-plain"] = dataclasses.replace(hard, name="hard-plain", heuristics=False)
+    playouts = HALVING_PLAYOUTS if hard.seconds is not None else hard.max_iterations
+    levels["hard-halving"] = dataclasses.replace(hard, name="hard-halving", playouts=playouts)
     return levels
 
 
@@ -138,7 +153,7 @@ def main() -> None:
               else f"{hard.seconds} s / {hard.max_iterations} iterations")
     print(f"hard = {budget} a move; {args.games} games a pairing")
     print(f"{'setup':<12} {'pairing':<20} {'win rate':>9} {'score':>11} {'pairwise':>9} "
-          f"{'s/game':>7} {'plies':>6} {'cpu s/move':>10}")
+          f"{'s/game':>7} {'plies':>6} {'cpu s/move':>10} {'p50 (s)':>13} {'p99 (s)':>13}")
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for key in args.game or list(SETUPS):
             label, game_id, players, options = SETUPS[key]
@@ -150,11 +165,15 @@ def main() -> None:
                 ahead = sum(o[1] for o in outcomes) / len(outcomes)
                 seconds = sum(o[2] for o in outcomes) / len(outcomes)
                 plies = sum(o[3] for o in outcomes) / len(outcomes)
-                per_move = sum(o[4] for o in outcomes) / max(1, sum(o[5] for o in outcomes))
+                mine = [t for o in outcomes for t in o[4]]
+                theirs = [t for o in outcomes for t in o[5]]
+                per_move = sum(mine) / max(1, len(mine))
+                p50 = f"{percentile(mine, 0.5):.3f}/{percentile(theirs, 0.5):.3f}"
+                p99 = f"{percentile(mine, 0.99):.3f}/{percentile(theirs, 0.99):.3f}"
                 print(
                     f"{label:<12} {first + ' v ' + second:<20} {won / len(outcomes):>8.1%} "
                     f"{won:>5.1f}/{len(outcomes):<5d} {ahead:>8.1%} {seconds:>7.1f} "
-                    f"{plies:>6.1f} {per_move:>10.3f}",
+                    f"{plies:>6.1f} {per_move:>10.3f} {p50:>13} {p99:>13}",
                     flush=True,
                 )
 

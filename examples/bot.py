@@ -60,14 +60,18 @@ class Client:
 
 
 def pick_move(client: Client, match: dict[str, Any], level: str) -> str:
-    """MCTS on the position rebuilt from the move list, or a random legal move."""
+    """MCTS on the position rebuilt from the move list (the stream's ``moves``), or a random
+    legal move."""
     legal = match["legal_moves"]
     game = registry.get(match["game"])
     if level == "random" or game.hidden_information or game.has_chance:
         return random.choice(legal)
     state = game.new_state(players=len(match["seats"]), options=match["options"])
-    for entry in client.call("GET", f"/api/v1/matches/{match['id']}/moves"):
-        state = state.play(entry["move"])
+    moves = match.get("moves")
+    if moves is None:  # an older server: the move record
+        moves = [e["move"] for e in client.call("GET", f"/api/v1/matches/{match['id']}/moves")]
+    for move in moves:
+        state = state.play(move)
     if sorted(state.legal_moves()) != sorted(legal):  # not the position the server has
         return random.choice(legal)
     return choose_move(state, match["your_seat"], level, seed=match["ply"])
@@ -113,10 +117,13 @@ def run(client: Client, level: str, stop_after: int | None,
             for event in client.stream("/api/v1/stream/event"):
                 if event["type"] == "challenge":
                     offered = event["challenge"]
-                    if (offered.get("target") or {}).get("id") != me["id"]:
+                    if event.get("direction") == "out":  # our own challenge, as sent
                         continue
-                    verb = "accept" if offered["game"] in known else "decline"
-                    client.call("POST", f"/api/v1/challenges/{offered['id']}/{verb}")
+                    if offered["game"] in known:
+                        client.call("POST", f"/api/v1/challenges/{offered['id']}/accept")
+                    else:
+                        client.call("POST", f"/api/v1/challenges/{offered['id']}/decline",
+                                    {"reason": "variant"})
                 elif event["type"] == "gameStart":
                     match_id = event["game"]["id"]
                     if match_id not in playing or not playing[match_id].is_alive():

@@ -10,12 +10,14 @@ from __future__ import annotations
 import inspect
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Container, Mapping
+from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
+
+from games.preview import Change, Preview
 
 COMMON_ILLEGAL: dict[str, str] = {
     "illegal": "{move} is not a legal move here",
@@ -79,6 +81,9 @@ class GameWords:
     versions stored in finished games -> today's code, so old records still get a label.
     ``illegal``: :class:`IllegalMove` code -> English template with ``{param}`` fields (the
     translation keeps the same fields).
+    ``changes``: a preview's change wording (``games.preview.Change.key``) -> English template
+    with ``{field}`` fields. ``terms``: words those sentences use as fields (colours, events…):
+    code -> English word.
     (The board's own words are msgids in its script, ``static/games/<id>/board.js``.)
     """
 
@@ -88,11 +93,14 @@ class GameWords:
     reasons: Mapping[str, str] = field(default_factory=dict)
     former_reasons: Mapping[str, str] = field(default_factory=dict)
     illegal: Mapping[str, str] = field(default_factory=dict)
+    changes: Mapping[str, str] = field(default_factory=dict)
+    terms: Mapping[str, str] = field(default_factory=dict)
 
     def all(self) -> list[str]:
         """Every English word, once each, in declaration order."""
         words = [self.title, *self.options.values(), *self.choices.values(),
-                 *self.reasons.values(), *self.illegal.values()]
+                 *self.reasons.values(), *self.illegal.values(), *self.changes.values(),
+                 *self.terms.values()]
         return list(dict.fromkeys(words))
 
 
@@ -219,6 +227,11 @@ class State(ABC):
         """
         return self
 
+    flat_search: ClassVar[bool] = False
+    """Whether the strongest bot should compare its moves on common sampled worlds
+    (``games.bots.halving``) rather than grow a search tree: for a game whose hidden cards change
+    what every later turn offers, so that a determinized tree cannot grow deeper than its root."""
+
     words: ClassVar[GameWords | None] = None
     """The game's words (its ``Game.words``), for the reasons :meth:`parse_move` gives; ``None``
     gives the common ones."""
@@ -274,11 +287,42 @@ class State(ABC):
             return error
         return None
 
+    def preview(self, move: str, seat: int) -> Preview:
+        """What ``move`` would do, for ``seat`` (the seat to move): the view that seat would get
+        after it — the moves the rules then make by themselves played, as the server plays them
+        — and the move's consequences as typed :class:`~games.preview.Change` items
+        (:meth:`preview_changes`). Raises :class:`IllegalMove` as :meth:`play` does; never
+        changes the state. A game with hidden information overrides it so that nothing the seat
+        cannot see goes into the preview (Town previews up to a card's draw)."""
+        canonical = self.parse_move(move)
+        after, forced = play_forced(self.play(canonical))
+        changes = self.preview_changes(canonical, after, forced, seat)
+        return Preview(canonical, after.view(seat), tuple(changes))
+
+    def preview_changes(self, move: str, after: State, forced: list[tuple[int, str]],
+                        seat: int) -> list[Change]:
+        """The consequences of the canonical ``move`` played here, ``after`` being the state
+        once it and the ``forced`` moves that follow it (seat, move) are played. A game lists
+        what its rules make hard to see (its ``preview.py``); the default lists nothing."""
+        return []
+
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and self.to_json() == other.to_json()
 
     def __hash__(self) -> int:
         return hash(repr(self.to_json()))
+
+
+def play_forced(state: State) -> tuple[State, list[tuple[int, str]]]:
+    """``state`` after the moves the rules make by themselves (``forced_move``, as the server
+    plays them: a pass that is the only legal move), and those moves as (seat, move)."""
+    played: list[tuple[int, str]] = []
+    while not state.is_over and (forced := state.forced_move()) is not None:
+        seat = state.to_move
+        assert seat is not None
+        played.append((seat, forced))
+        state = state.play(forced)
+    return state, played
 
 
 class PublicState(State):
@@ -304,6 +348,37 @@ class PublicState(State):
         return {"seat": seat}
 
 
+def sole_winner(state: State, seat: int) -> bool:
+    """The game is over and ``seat`` alone won it."""
+    result = state.result
+    return state.is_over and result is not None and tuple(result.winners) == (seat,)
+
+
+@dataclass(frozen=True)
+class PuzzleRules:
+    """What a game's puzzles prove.
+
+    ``depth``: the most plies of choice (both sides', forced moves free) a proof may use.
+    ``margin``: for a scored game, ``seat``'s lead in a position (e.g. squares it tops minus the
+    opponent's); with ``gain``, a position is also the goal when the lead grew by ``gain`` or
+    more since the puzzle's start and it is the solver's turn again (the gain survived the
+    defence). ``None``: only a win counts.
+    ``node_limit``: positions one proof may visit before it gives up (the miner stays short).
+    """
+
+    depth: int
+    margin: Callable[[State, int], int] | None = None
+    gain: int = 0
+    node_limit: int = 60_000
+
+    def reached(self, start: State, state: State, seat: int) -> bool:
+        if state.is_over:
+            return sole_winner(state, seat)
+        if self.margin is None or state.to_move != seat or state is start:
+            return False
+        return self.margin(state, seat) - self.margin(start, seat) >= self.gain
+
+
 class Game(ABC):
     """What a game is: its facts, its options, and how to start or restore a state."""
 
@@ -326,9 +401,36 @@ class Game(ABC):
     budget per game, so a whole game's analysis stays within about 20 s of two idle workers on a
     busy 2-core machine. A game whose iterations cost more sets it lower (the measurements:
     bench/results/analysis.md)."""
+    puzzles: ClassVar[PuzzleRules | None] = None
+    """What this game's puzzles prove (``games/puzzles.py``): the search depth and the goal — a
+    forced win, or a decisive gain of the game's score. ``None``: the game has no puzzles."""
     rules_version: ClassVar[int] = 1
     """The rules version ``new_state`` plays. A game raises it when a rule or its data changes; a
     stored match records the version it was played under and replays with ``replay_start``."""
+
+    view_model: ClassVar[type[BaseModel] | None] = None
+    """The pydantic model of every ``State.view`` this game gives (the game's ``view.py``, built
+    on ``games.views.GameView``): the API publishes it with :meth:`example_view` for engine
+    authors, and the engine contract checks real views against it. ``None``: undocumented."""
+
+    def example_line(self, plies: int = 6, seed: int = 7) -> tuple[State, list[str]]:
+        """A real position for the documentation: the state after ``plies`` moves of a seeded
+        random playout from a seeded start with the fewest players and the default options,
+        and those moves."""
+        state = self.new_state(self.min_players, None, seed)
+        rng = random.Random(seed)
+        moves: list[str] = []
+        for _ in range(plies):
+            legal = state.legal_moves()
+            if state.is_over or not legal:
+                break
+            moves.append(legal[rng.randrange(len(legal))])
+            state = state.play(moves[-1])
+        return state, moves
+
+    def example_view(self, plies: int = 6, seed: int = 7) -> dict[str, Any]:
+        """Seat 0's view of :meth:`example_line`'s position (the view model's example)."""
+        return self.example_line(plies, seed)[0].view(0)
 
     @abstractmethod
     def new_state(

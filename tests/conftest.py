@@ -10,8 +10,11 @@ CI run must mean the whole suite ran.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import uuid
 from collections.abc import Generator, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +28,7 @@ from app.accounts import service as account_service
 from app.db.session import make_engine, make_session_factory
 from app.kernel.settings import Settings
 from app.main import create_app
-from tests import databases, servers
+from tests import databases, scheduling, servers
 
 # Ordinary suites never meet a rate limit; tests/http/test_rate_limits.py sets the real scale.
 os.environ.setdefault("STEPWELL_RATE_LIMIT_SCALE", "1000")
@@ -44,8 +47,38 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]
     return report
 
 
+OWN_PROCESS = "STEPWELL_TEST_OWN_PROCESS"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
+    """A test marked ``own_process`` runs in a pytest process of its own: tests that walk the
+    whole heap (``gc.get_objects()``, full collections) cost a minute in a process that has run
+    hundreds of tests before them, and a second in a fresh one."""
+    if pyfuncitem.get_closest_marker("own_process") is None or os.environ.get(OWN_PROCESS):
+        return None
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:xdist", "-p", "no:cacheprovider", "-q",
+         "--no-header", "-o", "addopts=", pyfuncitem.nodeid],
+        env={**os.environ, OWN_PROCESS: "1"}, capture_output=True, text=True, timeout=600,
+        cwd=pyfuncitem.config.rootpath)
+    if run.returncode != 0:
+        pytest.fail(f"in its own process:\n{run.stdout[-6000:]}\n{run.stderr[-2000:]}", pytrace=False)
+    return True
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     databases.drop_templates()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    scheduling.order_long_first(items)
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's, absent under -p no:xdist
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadfile`` as tests/scheduling.py shares the files; other modes as xdist's."""
+    return scheduling.make_scheduler(config, log) if config.getvalue("dist") == "loadfile" else None
 
 
 CHEAP_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
@@ -137,6 +170,21 @@ def start_match(client: TestClient, first: dict[str, str], second: dict[str, str
     return joined.json()  # type: ignore[no-any-return]
 
 
+def start_table(client: TestClient, game: str, players: int) -> tuple[str, list[dict[str, str]]]:
+    """A started match of ``game`` with ``players`` new guests in seat order: its id and the
+    seats' headers."""
+    seats = [make_guest(client, f"P{n}") for n in range(players)]
+    created = client.post("/api/v1/matches", json={"game": game, "players": players, "seat": 0},
+                          headers=seats[0])
+    assert created.status_code == 201, created.text
+    match_id = created.json()["id"]
+    for seat, headers in enumerate(seats[1:], start=1):
+        joined = client.post(f"/api/v1/matches/{match_id}/join", json={"seat": seat},
+                             headers=headers)
+        assert joined.status_code == 200, joined.text
+    return match_id, seats
+
+
 @pytest.fixture
 def match(client: TestClient, alice: dict[str, str], bob: dict[str, str]) -> dict[str, Any]:
     """A started Stairs match: Alice in seat 0 (light, to move), Bob in seat 1."""
@@ -158,9 +206,8 @@ def cluster_database(postgres_database_url: str) -> str:
     return postgres_database_url
 
 
-@pytest.fixture
-def cluster_redis() -> Iterator[tuple[str, str]]:
-    """(url, a key prefix of this test's own); the prefix's keys are deleted afterwards."""
+@contextmanager
+def _redis_prefix() -> Iterator[tuple[str, str]]:
     url = servers.require_redis("the cross-instance tests")
     prefix = f"t{uuid.uuid4().hex[:10]}:"
     yield url, prefix
@@ -169,3 +216,25 @@ def cluster_redis() -> Iterator[tuple[str, str]]:
     if keys:
         client.delete(*keys)
     client.close()
+
+
+@pytest.fixture
+def cluster_redis() -> Iterator[tuple[str, str]]:
+    """(url, a key prefix of this test's own); the prefix's keys are deleted afterwards."""
+    with _redis_prefix() as made:
+        yield made
+
+
+@pytest.fixture(scope="module")
+def module_cluster_database(postgres_base_url: str) -> Iterator[str]:
+    """A PostgreSQL database shared by one module's cross-instance tests (a cluster of its own
+    that several tests use: each works on rows of its own)."""
+    with databases.postgres_schema(postgres_base_url) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def module_cluster_redis() -> Iterator[tuple[str, str]]:
+    """:func:`cluster_redis` for one module's tests together."""
+    with _redis_prefix() as made:
+        yield made

@@ -23,36 +23,64 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 import uuid
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TypeVar
 
 from sqlalchemy import create_engine, pool, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
 
 from app.db.migrate import upgrade
 
+T = TypeVar("T")
 _sqlite_template: Path | None = None
 _postgres_scripts: dict[str, str | None] = {}
 """Server URL -> the migrated template schema as SQL (schema name TEMPLATE), None: no pg_dump."""
 TEMPLATE = "stepwell_template_schema"
 
 
+FULL_SERVER_SECONDS = 60.0
+"""How long a schema's creation or removal waits for a free connection when the server is full."""
+
+
+def _patiently(attempt: Callable[[], T]) -> T:
+    """``attempt()``, tried again while the server refuses new connections for being full: the
+    suite's workers each run live servers with pools of their own, and together they may touch
+    the server's limit for a moment. Any other error, or a full server for a minute, is raised."""
+    deadline = time.monotonic() + FULL_SERVER_SECONDS
+    while True:
+        try:
+            return attempt()
+        except OperationalError as error:
+            if "too many clients" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
+
+
 def _administer(server_url: str, statement: str) -> None:
     """Run one statement on the server's database in a transaction of its own."""
     engine = create_engine(server_url, poolclass=pool.NullPool)
-    try:
+
+    def run() -> None:
         with engine.begin() as connection:
             connection.execute(text(statement))
+
+    try:
+        _patiently(run)
     finally:
         engine.dispose()
 
 
 def schema_url(server_url: str, schema: str) -> str:
-    """The server's URL with ``schema`` first on the search path (where the app's tables go)."""
-    return (make_url(server_url).update_query_dict({"options": f"-csearch_path={schema}"})
+    """The server's URL with ``schema`` first on the search path (where the app's tables go),
+    its connections named after it (so the schema's owner can end them, :func:`postgres_schema`)."""
+    return (make_url(server_url).update_query_dict({"options": f"-csearch_path={schema}",
+                                                    "application_name": schema})
             .render_as_string(hide_password=False))
 
 
@@ -104,7 +132,7 @@ def _replay(server_url: str, script: str) -> None:
     """Several statements at once: psycopg sends them unparametrised, as one transaction."""
     engine = create_engine(server_url, poolclass=pool.NullPool)
     try:
-        connection = engine.raw_connection()
+        connection = _patiently(engine.raw_connection)
         try:
             connection.cursor().execute(script)
             connection.commit()
@@ -129,6 +157,11 @@ def postgres_schema(server_url: str, *, migrated: bool = True) -> Iterator[str]:
             upgrade(schema_url(server_url, name))
         yield schema_url(server_url, name)
     finally:
+        # An app a test built but never closed keeps its pool open (idle, or idle in a
+        # transaction that would hold the drop): its connections end with the schema, so a run
+        # never meets the server's connection limit.
+        _administer(server_url, "select pg_terminate_backend(pid) from pg_stat_activity"
+                                f" where application_name = '{name}' and pid <> pg_backend_pid()")
         _administer(server_url, f'drop schema if exists "{name}" cascade')
 
 

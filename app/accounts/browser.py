@@ -45,7 +45,7 @@ def ensure_user(request: Request, session: Session, name: str | None) -> Identit
             viewer = identity.rename(session, viewer.id, name)
             identities(request).forget_user(viewer.id)
         return viewer
-    limiter_for(request.app).enforce("guests", client_address(request))
+    limiter_for(request.app).enforce("guests", client_address(request), request)
     viewer, _token = identity.create_guest(session, name or "")
     sign_in(request, session, viewer.id)
     return viewer

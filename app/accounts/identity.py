@@ -54,7 +54,8 @@ def user_for_token(session: Session, token: str) -> Identity | None:
     """One query, no write: ``last_used_at`` is kept by ``touch_token`` (at most once a minute)."""
     row = session.execute(select(User.id, User.name, User.kind, ApiToken.scopes, ApiToken.expires_at)
                           .join(ApiToken, ApiToken.user_id == User.id)
-                          .where(ApiToken.token_hash == hash_token(token))).first()
+                          .where(ApiToken.token_hash == hash_token(token),
+                                 User.closed_at.is_(None))).first()
     if row is None or (row.expires_at is not None and row.expires_at <= utcnow()):
         return None
     scopes = None if row.scopes is None else frozenset(row.scopes.split())

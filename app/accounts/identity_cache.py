@@ -22,8 +22,9 @@ from sqlalchemy.orm import Session, sessionmaker
 from starlette.requests import HTTPConnection
 
 from app.accounts import identity, sessions
-from app.db.models import ApiToken, BrowserSession
+from app.db.models import ApiToken, BrowserSession, User
 from app.kernel.identity import Identity
+from app.kernel.json_types import JSONObject
 from app.realtime.bus import RESYNC
 
 CACHE_SECONDS = 60.0
@@ -53,7 +54,7 @@ class IdentityCache:
     """
 
     def __init__(self, session_factory: sessionmaker[Session],
-                 announce: Callable[[dict[str, Any]], None] | None = None) -> None:
+                 announce: Callable[[JSONObject], None] | None = None) -> None:
         self.session_factory = session_factory
         self.announce = announce or (lambda message: None)
         self._tokens: dict[str, _Entry] = {}
@@ -111,6 +112,14 @@ class IdentityCache:
             with self._lock:
                 self._users[user_id] = entry
         return entry.identity
+
+    def is_moderator(self, user_id: int) -> bool:
+        """Whether the user is a moderator (an open account with ``is_moderator``), asked of
+        the database every time: roles are never cached, so a grant or a revocation made by
+        the command line (which tells no instance) counts at once everywhere. Blocking."""
+        with self.session_factory() as session:
+            return bool(session.scalar(select(User.is_moderator).where(
+                User.id == user_id, User.closed_at.is_(None))))
 
     def _load_token(self, token: str, session: Session | None) -> _Entry:
         found = self._with_session(session, lambda s: identity.user_for_token(s, token))
@@ -178,7 +187,7 @@ class IdentityCache:
         self.forget_user(user_id, everywhere=False)
         self.announce({"type": "end_user", "user_id": user_id, "credential": credential})
 
-    def apply(self, message: dict[str, Any]) -> None:
+    def apply(self, message: JSONObject) -> None:
         """A change announced by another instance (or this one) on ``AUTH_CHANNEL``."""
         if message.get("type") == "forget_token":
             self.forget_token(str(message.get("token_hash")), everywhere=False)

@@ -1,7 +1,8 @@
 """Mutes and blocks between users: who hides whose chat, and who may not challenge whom.
 
 A mute only hides the target's chat lines from the owner. A block also refuses the target's
-challenges to the owner and their writing in a players' room the owner sits in. Both are stored
+challenges to the owner and their writing in a players' room the owner sits in, and removes the
+follows between the two, both ways (app/accounts/follows.py). Both are stored
 per user id, so an account's list is remembered across sessions (a guest's lasts as long as the
 guest identity does).
 """
@@ -13,6 +14,7 @@ from typing import Literal
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from app.accounts.follows import drop_between
 from app.db.models import User, UserRelation
 from app.kernel.errors import Invalid, NotFound
 
@@ -33,6 +35,8 @@ def set_relation(session: Session, owner_id: int, target_id: int, kind: str, on:
         UserRelation.kind == kind))
     if on and exists is None:
         session.add(UserRelation(owner_id=owner_id, target_id=target_id, kind=kind))
+    if on and kind == "block":
+        drop_between(session, owner_id, target_id)
     elif not on and exists is not None:
         session.execute(delete(UserRelation).where(UserRelation.id == exists))
     session.commit()

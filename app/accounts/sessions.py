@@ -30,7 +30,8 @@ def start(session: Session, user_id: int) -> str:
 
 def user_for_key(session: Session, key: str) -> Identity | None:
     user = session.execute(select(User).join(BrowserSession, BrowserSession.user_id == User.id)
-                           .where(BrowserSession.key_hash == hash_key(key))).scalar_one_or_none()
+                           .where(BrowserSession.key_hash == hash_key(key),
+                                  User.closed_at.is_(None))).scalar_one_or_none()
     return None if user is None else identity_of(user)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -18,7 +18,7 @@ router = APIRouter(route_class=OneHopRoute, tags=["tokens"])
 Scope = Literal["read", "play", "challenge", "bot"]
 
 
-class TokenIn(BaseModel):
+class TokenCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     description: str = Field(min_length=1, max_length=60, examples=["my bot"],
@@ -40,6 +40,12 @@ class TokenOut(BaseModel):
     created_at: str | None
     expires_at: str | None
     last_used_at: str | None
+    app: str | None = Field(description="The app it was granted to through OAuth (its "
+                                        "`client_id`); null: made by hand.")
+
+
+class TokenCreated(api_tokens.TokenListing):
+    token: str
 
 
 class TokenCreatedOut(TokenOut):
@@ -47,7 +53,7 @@ class TokenCreatedOut(TokenOut):
 
 
 @router.post("/tokens", response_model=TokenCreatedOut, status_code=201)
-def create_token(body: TokenIn, user: AccountOwner, session: SessionDep) -> dict[str, Any]:
+def create_token(body: TokenCreate, user: AccountOwner, session: SessionDep) -> TokenCreated:
     """A personal API token for a program (accounts only). It is stored hashed and shown once.
     A call outside its scopes gets 403 `missing_scope`. Managing tokens needs a full-access
     token (your session, or the token from `POST /api/v1/login`)."""
@@ -57,7 +63,7 @@ def create_token(body: TokenIn, user: AccountOwner, session: SessionDep) -> dict
 
 
 @router.get("/tokens", response_model=list[TokenOut])
-def list_tokens(user: AccountOwner, session: SessionDep) -> list[dict[str, Any]]:
+def list_tokens(user: AccountOwner, session: SessionDep) -> list[api_tokens.TokenListing]:
     """Your personal API tokens, without their secrets."""
     return api_tokens.list_personal_tokens(session, user)
 

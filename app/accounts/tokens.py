@@ -1,5 +1,5 @@
-"""Personal API tokens: made by an account for a program, limited by scopes, optionally expiring,
-listed without their secret and revoked at once.
+"""Personal API tokens: made by an account for a program (or granted to an app through OAuth),
+limited by scopes, optionally expiring, listed without their secret and revoked at once.
 
 Like every token only its SHA-256 is stored, so the token itself is shown once, at creation.
 Session, guest and login tokens have no scopes (``scopes`` is NULL): they keep full access.
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TypedDict
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -38,15 +38,28 @@ def clean_scopes(scopes: list[str]) -> list[str]:
     return [scope for scope in SCOPES if scope in scopes]
 
 
-def token_json(row: ApiToken) -> dict[str, Any]:
+class TokenListing(TypedDict):
+    """A personal token as its owner may see it: everything but the secret."""
+
+    id: int
+    description: str
+    scopes: list[str]
+    created_at: str | None
+    expires_at: str | None
+    last_used_at: str | None
+    app: str | None
+    """The app it was granted to through OAuth (app/accounts/oauth.py); None: made by hand."""
+
+
+def token_json(row: ApiToken) -> TokenListing:
     """A token as its owner may see it later: everything but the secret."""
     return {"id": row.id, "description": row.label, "scopes": (row.scopes or "").split(),
             "created_at": _iso(row.created_at), "expires_at": _iso(row.expires_at),
-            "last_used_at": _iso(row.last_used_at)}
+            "last_used_at": _iso(row.last_used_at), "app": row.app}
 
 
 def create_personal_token(session: Session, owner: Identity, description: str, scopes: list[str],
-                          expires_in: int | None = None) -> tuple[dict[str, Any], str]:
+                          expires_in: int | None = None) -> tuple[TokenListing, str]:
     """A new scoped token for an account or bot account: (its listing, the token, shown once)."""
     user = session.get(User, owner.id)
     if user is None or user.kind not in ("account", "bot"):
@@ -67,7 +80,7 @@ def create_personal_token(session: Session, owner: Identity, description: str, s
     return token_json(row), token
 
 
-def list_personal_tokens(session: Session, owner: Identity) -> list[dict[str, Any]]:
+def list_personal_tokens(session: Session, owner: Identity) -> list[TokenListing]:
     rows = session.scalars(select(ApiToken).where(ApiToken.user_id == owner.id,
                                                   ApiToken.scopes.is_not(None))
                            .order_by(ApiToken.id))

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from app.analysis.routes import router as analysis_router
 
 __all__ = [
-    "AnalysisMessage","AnalysisRunner", "HintPool", "analysis_page_router", "analysis_router"]
+    "AnalysisMessage", "AnalysisRunner", "HintPool", "analysis_page_router", "analysis_router"]
 
 __getattr__ = lazy_exports(__name__, {
     "AnalysisMessage": ("app.analysis.messages", "AnalysisMessage"),

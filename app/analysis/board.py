@@ -20,7 +20,17 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.kernel.errors import Forbidden, Invalid, NotFound
-from app.match import GameRecordError, parse_text, read_match, require_open, seed_text, validate_setup
+from app.match import (
+    GameRecordError,
+    PreviewAnswer,
+    change_items,
+    engine_preview,
+    parse_text,
+    read_match,
+    require_open,
+    seed_text,
+    validate_setup,
+)
 from games import State, registry
 from games.base import IllegalMove, move_key
 
@@ -154,6 +164,23 @@ def position(start: Start, state: State, line: Line) -> dict[str, Any]:
         "last_move": ({"ply": len(played), "move": played[-1], "seat": line.last_seat}
                       if played else None),
     }
+
+
+def preview(start: Start, state: State, line: Line, move: str) -> PreviewAnswer:
+    """What ``move`` would do on the board's position (``state``, after ``line``): the engine's
+    changes for the seat to move, and the view the board would show after it (what
+    ``position`` gives once the move is played: the board's position is the caller's to know
+    entirely, see the module's docstring). A refused move is 422 ``illegal_move`` with the
+    reason the match's move endpoint gives."""
+    seat = state.to_move
+    if seat is None:
+        raise Invalid("The game is already over.", code="illegal_move")
+    previewed = engine_preview(state, move, seat)
+    played = Line(list(line.moves), line.last_seat)
+    after = finish_line(play_on(state, played, previewed.move), played)
+    return {"ply": len(line.moves), "move": previewed.move,
+            "view": position(start, after, played)["view"],
+            "changes": change_items(registry.get(start.game), previewed.changes)}
 
 
 def imported(text: str) -> dict[str, Any]:

@@ -28,17 +28,6 @@ def budget_for(game_id: str) -> int:
     return registry.get(game_id).analysis_budget
 
 
-def idle_priority() -> None:
-    """Analysis pool initializer: run only on CPU time nobody else wants (Linux ``SCHED_IDLE``),
-    else at the lowest priority, so moves in live games (the web server, the bots) always go
-    first. bench/analysis.py measured niceness 10 beside live games: delivery p95 grew fivefold."""
-    try:
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    except (OSError, AttributeError):
-        with contextlib.suppress(OSError, AttributeError):
-            os.nice(19)
-
-
 def lower_priority() -> None:
     """Hint pool initializer: below the web server, but not idle-only — a player is waiting for
     the hint, and on a busy machine an idle-only process might not run at all."""

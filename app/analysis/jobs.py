@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.analysis import compute
 from app.analysis.service import ANALYSIS_CHANNEL, AnalysisService, Work, event, progress_event
 from app.analysis.values import PositionValue, judge
-from app.kernel.processes import spawn_pool, stop_pool
+from app.kernel.processes import idle_priority, spawn_pool, stop_pool
 from app.realtime.bus import EventBus, match_channel
 
 log = logging.getLogger(__name__)
@@ -32,7 +32,7 @@ CONCURRENT_MATCHES = 2
 
 
 def make_pool(workers: int) -> ProcessPoolExecutor:
-    return spawn_pool(workers, compute.idle_priority, name="analysis")
+    return spawn_pool(workers, idle_priority, name="analysis")
 
 
 class AnalysisRunner:

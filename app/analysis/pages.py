@@ -7,6 +7,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import RedirectResponse
 
+from app.accounts import board_confirm_moves
 from app.db.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import PageDoor
@@ -26,10 +27,11 @@ def analysis_index() -> Response:
 
 @router.get("/analysis/{game_id}")
 def analysis_page(game_id: str, request: Request, session: SessionDep) -> Response:
-    page_viewer(request, session)
+    viewer = page_viewer(request, session)
     try:
         game = registry.get(game_id)
     except registry.UnknownGame:
         raise NotFound(i18n.gettext("There is no such game."), code="no_game") from None
     return render(request, "analysis.html", game=game.describe(),
-                  games=[g.describe() for g in registry.all_games()])
+                  games=[g.describe() for g in registry.all_games()],
+                  confirm_moves=board_confirm_moves(session, viewer))

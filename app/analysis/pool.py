@@ -10,12 +10,13 @@ import asyncio
 import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, TypeVar, TypeVarTuple
 
 from app.analysis.compute import lower_priority
 from app.kernel.processes import spawn_pool, stop_pool
 
 T = TypeVar("T")
+Arguments = TypeVarTuple("Arguments")
 
 
 class HintPool:
@@ -29,7 +30,7 @@ class HintPool:
                 self._executor = spawn_pool(1, lower_priority, name="hints")
             return self._executor
 
-    async def run(self, function: Callable[..., T], *args: Any) -> T:
+    async def run(self, function: Callable[[*Arguments], T], *args: *Arguments) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.executor(), function, *args)
 
     def shutdown(self) -> None:

@@ -11,14 +11,15 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
 from app.analysis import board, compute, pool, signed
 from app.analysis.hints import hint_position
-from app.analysis.service import ANALYSIS_CHANNEL, AnalysisService, event
+from app.analysis.service import ANALYSIS_CHANNEL, AnalysisJSON, AnalysisService, event
 from app.db.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import Player, PublicDoor, Reader
 from app.http.errors import ERROR_RESPONSES
 from app.http.ratelimit import rate_limit
+from app.http.schemas import Alternative, one_of
 from app.kernel.errors import Conflict, Invalid
-from app.match import parse_seed
+from app.match import GAME_RULES, GAME_VIEW, PreviewAnswer, PreviewOut, parse_seed
 from app.realtime.bus import match_channel
 
 SEED_DESCRIPTION = (
@@ -42,13 +43,24 @@ class AnalysisOut(BaseModel):
                     "moves: [{ply, seat, move, drop, mark, best, best_view?}], counts}")
 
 
+STATE_EXCLUDES = ("match", "players", "options", "seed", "rules_version")
+"""What a signed state replaces (``moves`` too): sent with one, they are refused."""
+MATCH_EXCLUDES = ("players", "options", "seed", "rules_version")
+"""What a match's start fixes itself: sent with ``match``, they are refused."""
+
+
 class BoardIn(BaseModel):
     """A position: a match's start (``match``) or a described one (``game``, ``players``,
     ``options``, ``seed``), then ``moves``; or a ``state`` the server signed (every answer
     carries one), alone or with ``game`` (which must be the token's). ``move`` is played on top
     when given."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=lambda schema: one_of(schema, [
+        Alternative("BoardFromState", needs=("state",), leaves_out=STATE_EXCLUDES,
+                    fixes={"moves": {"type": "array", "items": {"type": "string"}, "maxItems": 0}}),
+        Alternative("BoardFromMatch", needs=("match",), leaves_out=("state", *MATCH_EXCLUDES)),
+        Alternative("BoardFromGame", needs=("game",), leaves_out=("state", "match"),
+                    marks={GAME_RULES: True})]))
 
     game: str | None = Field(default=None, max_length=20, examples=["stairs"])
     players: StrictInt | None = Field(default=None, ge=1, le=8)
@@ -76,11 +88,12 @@ class BoardOut(BaseModel):
     game: str
     players: int
     moves: list[str]
-    ply: int
+    ply: int = Field(ge=0)
     to_move: int | None
     your_seat: int | None
     status: str
-    view: dict[str, Any]
+    view: dict[str, Any] = Field(json_schema_extra={GAME_VIEW: True},
+                                 description="The game's position (spectator view).")
     legal_moves: list[str]
     result: dict[str, Any] | None
     last_move: dict[str, Any] | None
@@ -112,7 +125,7 @@ class ImportOut(BaseModel):
              dependencies=[Depends(rate_limit("analysis"))],
              responses={202: {"model": AnalysisOut, "description": "Queued now."}})
 def request_analysis(match_id: str, request: Request, response: Response, viewer: Reader,
-                     session: SessionDep) -> dict[str, Any]:
+                     session: SessionDep) -> AnalysisJSON:
     """Ask for the computer analysis of a finished match (anyone may; once per match: asking
     again, or together with others, answers the same analysis). Progress: GET, or ``analysis`` events
     on the match socket."""
@@ -127,7 +140,7 @@ def request_analysis(match_id: str, request: Request, response: Response, viewer
 
 
 @router.get("/matches/{match_id}/analysis", response_model=AnalysisOut, dependencies=[PublicDoor])
-def get_analysis(match_id: str, session: SessionDep) -> dict[str, Any]:
+def get_analysis(match_id: str, session: SessionDep) -> AnalysisJSON:
     """The match's analysis: its status and progress, and the result once done."""
     return AnalysisService(session).get(match_id)
 
@@ -135,8 +148,7 @@ def get_analysis(match_id: str, session: SessionDep) -> dict[str, Any]:
 def _position(request: Request, session: Any, body: BoardIn
               ) -> tuple[board.Start, Any, board.Line]:
     if body.state is not None:
-        given = [name for name in ("match", "players", "options", "seed", "rules_version")
-                 if getattr(body, name)
+        given = [name for name in STATE_EXCLUDES if getattr(body, name)
                  is not None] + (["moves"] if body.moves else [])
         if given:
             raise Invalid(f"Give a signed state or a position, not both ({', '.join(given)}).",
@@ -149,8 +161,9 @@ def _position(request: Request, session: Any, body: BoardIn
             state = board.finish_line(board.play_on(state, line, body.move), line)
         return opened.start, state, line
     if body.match is not None:
-        if body.rules_version is not None:
-            raise Invalid("A match's start has its own rules version: do not give one.",
+        given = [name for name in MATCH_EXCLUDES if getattr(body, name) is not None]
+        if given:
+            raise Invalid(f"A match's start has its own {', '.join(given)}: do not give them.",
                           code="invalid_request")
         start = board.match_start(session, body.match)
     else:
@@ -174,6 +187,19 @@ def board_position(body: BoardIn, request: Request, session: SessionDep) -> dict
     key = signed.key_from(request.app.state.settings.secret_key)
     return {**board.position(start, state, played),
             "state": signed.sign(key, start, state, played)}
+
+
+@router.post("/analysis/board/preview", response_model=PreviewOut,
+             dependencies=[Depends(rate_limit("previews")), PublicDoor])
+def board_preview(body: BoardIn, request: Request, session: SessionDep) -> PreviewAnswer:
+    """What ``move`` would do on the analysis board's position (``moves``, a signed ``state`` or
+    a match's start, as for ``/analysis/board``): the view the board would show after it and
+    the move's consequences, worded in your language (``POST /matches/{id}/preview``'s answer).
+    ``ply`` is the position's. Stateless; a refused move is 422 ``illegal_move``."""
+    if body.move is None:
+        raise Invalid("Name the move to preview.", code="invalid_request")
+    start, state, played = _position(request, session, body.model_copy(update={"move": None}))
+    return board.preview(start, state, played, body.move)
 
 
 @router.post("/analysis/hint", response_model=HintOut,

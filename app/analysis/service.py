@@ -15,7 +15,7 @@ that leads the background jobs (app/analysis/jobs.py).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
@@ -27,6 +27,7 @@ from app.db.models import Match, MatchAnalysis
 from app.db.session import rows_matched
 from app.kernel.errors import Conflict, NotFound
 from app.kernel.identity import Identity
+from app.kernel.json_types import JSONObject
 from app.kernel.timesource import now
 from app.match import MatchService, read_match, require_open
 from app.realtime.messages import bus_form
@@ -38,6 +39,24 @@ EVENT = "analysis"
 progress, total}``; the finished result is fetched with GET)."""
 
 
+class PlayedMove(TypedDict):
+    ply: int
+    seat: int
+    move: str
+
+
+class AnalysisJSON(TypedDict):
+    """An analysis as the API shows it (``AnalysisOut`` documents it)."""
+
+    match_id: str
+    status: str  # queued, running, done or failed
+    progress: int
+    total: int
+    budget: int
+    runs: int
+    result: JSONObject | None  # the document ``values.judge`` builds, once done
+
+
 @dataclass(frozen=True)
 class Work:
     """What the job needs to analyse one match: every position's full state and the moves."""
@@ -45,24 +64,24 @@ class Work:
     match_id: str
     game: str
     budget: int
-    snapshots: list[dict[str, Any]]
-    played: list[dict[str, Any]]
+    snapshots: list[JSONObject]  # the game's full states
+    played: list[PlayedMove]
 
 
-def payload(row: MatchAnalysis) -> dict[str, Any]:
+def payload(row: MatchAnalysis) -> AnalysisJSON:
     """The analysis as the API shows it (the result only once done)."""
     return {"match_id": row.match_id, "status": row.status, "progress": row.progress,
             "total": row.total, "budget": row.budget, "runs": row.runs,
             "result": row.result if row.status == "done" else None}
 
 
-def event(row: MatchAnalysis | dict[str, Any]) -> dict[str, Any]:
+def event(row: MatchAnalysis | AnalysisJSON) -> JSONObject:
     """The ``analysis`` message the match's channel carries to its sockets."""
-    data = row if isinstance(row, dict) else payload(row)
+    data = payload(row) if isinstance(row, MatchAnalysis) else row
     return progress_event(data["match_id"], data["status"], data["progress"], data["total"])
 
 
-def progress_event(match_id: str, status: str, progress: int, total: int) -> dict[str, Any]:
+def progress_event(match_id: str, status: str, progress: int, total: int) -> JSONObject:
     return bus_form(AnalysisMessage.model_validate(
         {"type": EVENT, "match_id": match_id, "status": status, "progress": progress,
          "total": total}))
@@ -75,7 +94,7 @@ class AnalysisService:
     # -- requests --------------------------------------------------------------------------
 
     def request(self, match_id: str, user: Identity | None, budget: int = 0
-                ) -> tuple[dict[str, Any], bool]:
+                ) -> tuple[AnalysisJSON, bool]:
         """The match's analysis, queued now if it did not exist; ``(payload, created)``.
         ``budget``: search iterations per position (0: the game's own)."""
         match = read_match(self.session, match_id)
@@ -101,7 +120,7 @@ class AnalysisService:
             return payload(found), False
         return payload(row), True
 
-    def get(self, match_id: str) -> dict[str, Any]:
+    def get(self, match_id: str) -> AnalysisJSON:
         match = self.session.get(Match, match_id)
         if match is None:
             raise NotFound(f"There is no match {match_id!r}.", code="no_match")
@@ -140,7 +159,8 @@ class AnalysisService:
         row = self.session.get(MatchAnalysis, match_id)
         assert row is not None
         match = read_match(self.session, match_id)
-        snapshots, played = [], []
+        snapshots: list[JSONObject] = []
+        played: list[PlayedMove] = []
         for entry, state in MatchService.read_only(self.session).replayed_states(match):
             snapshots.append(state.to_json())
             if entry is not None:
@@ -152,7 +172,7 @@ class AnalysisService:
                              .values(progress=progress, updated_at=now()))
         self.session.commit()
 
-    def finish(self, match_id: str, result: dict[str, Any] | None) -> dict[str, Any]:
+    def finish(self, match_id: str, result: JSONObject | None) -> AnalysisJSON:
         """Store the result (``None``: the analysis failed)."""
         row = self.session.get(MatchAnalysis, match_id)
         assert row is not None

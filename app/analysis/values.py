@@ -10,7 +10,7 @@ inaccuracy, 0.20 a mistake, 0.30 a blunder. A move the search itself prefers is 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,7 +50,7 @@ def outcome(value: float, proven: bool) -> str | None:
     return "draw" if abs(value - 0.5) < 1e-9 else None
 
 
-def judge(positions: Sequence[PositionValue], played: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def judge(positions: Sequence[PositionValue], played: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The analysis document: one entry per position, one per move, and marks counted per seat.
 
     ``positions[k]`` is the position after ``k`` moves; ``played[k]`` the move made there

@@ -28,3 +28,12 @@ class ChatLineMessage(Message):
     text: str
     phrase: str | None = None
     created_at: str
+
+
+class ChatHiddenMessage(Message):
+    """A moderator hid a line of a room you read: remove it (its `id`) from what you show."""
+
+    type: Literal["chatHidden"]
+    id: int
+    match_id: str
+    room: Literal["players", "spectators"]

@@ -8,7 +8,10 @@ A line is free text (trimmed, 1–140 characters, control characters removed, st
 plain text: clients must show it as text, never as markup) or a quick-phrase code, which each
 reader sees in their own language. Guests may only send quick phrases in the spectators' room.
 A reader never receives lines from users they muted or blocked; a player whom every other
-player has blocked cannot write in the players' room. Writers are flood-limited per user.
+player has blocked cannot write in the players' room. Writers are flood-limited per user. A
+moderator may hide a line for everyone (``hide``: gone from the history, and a ``chatHidden``
+goes to the room's readers) and mute a person from chat for a time (``users.chat_muted_until``,
+read from the database at every line, so every instance refuses it at once).
 
 Live lines go out on one bus channel per room (``chat_channel``), so the players' room is never
 published where a spectator's socket listens.
@@ -20,16 +23,19 @@ import threading
 import time
 from collections import defaultdict, deque
 from collections.abc import Callable
-from typing import Any
+from typing import TypedDict
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from app.accounts import blockers_among, hidden_from
-from app.chat.messages import ChatLineMessage
-from app.db.models import ChatMessage, User, UserRelation
-from app.kernel.errors import Forbidden, Invalid, NotFound, ServiceError
+from app.chat.messages import ChatHiddenMessage, ChatLineMessage
+from app.db.models import ChatMessage, User, UserRelation, utcnow
+from app.db.session import rows_matched
+from app.kernel import i18n
+from app.kernel.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 from app.kernel.identity import Identity
+from app.kernel.json_types import JSONObject
 from app.match import MatchHeader, MatchRecord
 from app.realtime.messages import bus_form
 
@@ -58,7 +64,25 @@ PHRASES: dict[str, str] = {
 }
 """Quick phrases: code -> English text (translated for each reader from the catalog)."""
 
-Publish = Callable[[str, dict[str, Any]], None]
+Publish = Callable[[str, JSONObject], None]
+
+
+class ChatUserJSON(TypedDict):
+    id: int
+    name: str
+    kind: str
+
+
+class ChatLine(TypedDict):
+    """A chat line as clients get it (``ChatLineMessage`` documents it)."""
+
+    id: int
+    match_id: str
+    room: str
+    user: ChatUserJSON
+    text: str | None  # English for a phrase
+    phrase: str | None
+    created_at: str
 
 
 class ChatFlood(ServiceError):
@@ -141,7 +165,7 @@ HIDDEN_FOR = "hidden_for"
 """Key of a published chat line naming who hides its author: routing only, never sent."""
 
 
-def line_json(message: ChatMessage) -> dict[str, Any]:
+def line_json(message: ChatMessage) -> ChatLine:
     """A chat line as clients get it; ``text`` is English for a phrase (clients translate the
     ``phrase`` code; REST answers translate ``text`` for the caller)."""
     user = message.user
@@ -162,7 +186,7 @@ class ChatService:
         self.flood = flood or FloodLimit()
 
     def post(self, record: MatchRecord, user: Identity, room: str, text: str | None = None,
-             phrase: str | None = None) -> dict[str, Any]:
+             phrase: str | None = None) -> ChatLine:
         """Store one line and publish it to its room's channel; returns the line."""
         if room not in ROOMS:
             raise Invalid(f"room must be one of {', '.join(ROOMS)}.", code="invalid_room")
@@ -179,6 +203,7 @@ class ChatService:
             others = [uid for uid in seated_ids(record) if uid != user.id]
             if others and blockers_among(self.session, user.id, others) == set(others):
                 raise Forbidden("That player has blocked you.", code="blocked")
+        refuse_muted(self.session, user.id)
         self.flood.take(user.id)
         message = ChatMessage(match_id=record.id, room=room, user_id=user.id, text=cleaned,
                               phrase=phrase)
@@ -192,14 +217,15 @@ class ChatService:
         self.publish(chat_channel(record.id, room), {**published, HIDDEN_FOR: hidden_for})
         return line
 
-    def lines(self, record: MatchRecord, viewer_id: int | None, room: str) -> list[dict[str, Any]]:
+    def lines(self, record: MatchRecord, viewer_id: int | None, room: str) -> list[ChatLine]:
         """The room's last lines, oldest first, without those of users the viewer hides."""
         if room not in ROOMS:
             raise Invalid(f"room must be one of {', '.join(ROOMS)}.", code="invalid_room")
         check_read(record, viewer_id, room)
         hidden = hidden_from(self.session, viewer_id)
         query = (select(ChatMessage).where(ChatMessage.match_id == record.id,
-                                           ChatMessage.room == room)
+                                           ChatMessage.room == room,
+                                           ChatMessage.hidden_at.is_(None))
                  .order_by(ChatMessage.id.desc()).limit(HISTORY_LIMIT))
         if hidden:
             query = query.where(ChatMessage.user_id.not_in(hidden))
@@ -211,6 +237,33 @@ class ChatService:
             raise NotFound(f"There is no chat line {message_id}.", code="no_chat_line")
         return found
 
+    def hide(self, message_id: int, moderator_id: int) -> ChatMessage:
+        """Hide a line for everyone (a moderator's act; the caller logs it and commits): gone
+        from every history, and once committed, ``announce_hidden`` tells its room's readers."""
+        message = self.message(message_id)
+        hidden = self.session.execute(
+            update(ChatMessage).where(ChatMessage.id == message_id, ChatMessage.hidden_at.is_(None))
+            .values(hidden_at=utcnow(), hidden_by=moderator_id)
+            .execution_options(synchronize_session=False))
+        if rows_matched(hidden) != 1:  # hidden already, or by another moderator meanwhile
+            self.session.rollback()
+            raise Conflict("That line is hidden already.", code="already_hidden")
+        return message
 
-def is_moderator(session: Session, user_id: int) -> bool:
-    return bool(session.scalar(select(User.is_moderator).where(User.id == user_id)))
+    def announce_hidden(self, message: ChatMessage) -> None:
+        """Tell every reader of the line's room (on every instance) to remove it."""
+        self.publish(chat_channel(message.match_id, message.room), bus_form(
+            ChatHiddenMessage.model_validate({"type": "chatHidden", "id": message.id,
+                                              "match_id": message.match_id,
+                                              "room": message.room})))
+
+
+MUTED_MESSAGE = i18n.N_("A moderator muted you from chat until {until} UTC.")
+
+
+def refuse_muted(session: Session, user_id: int) -> None:
+    """403 ``chat_muted`` (with ``until``) while a moderator's mute lasts."""
+    until = session.scalar(select(User.chat_muted_until).where(User.id == user_id))
+    if until is not None and until > utcnow():
+        raise Forbidden(i18n.gettext(MUTED_MESSAGE).format(until=until.strftime("%Y-%m-%d %H:%M")),
+                        code="chat_muted", extra={"until": until.isoformat() + "Z"})

@@ -9,7 +9,7 @@ from typing import Any
 
 from starlette.routing import BaseRoute, Mount, WebSocketRoute
 
-from app.http.doors import door_scopes
+from app.http.doors import door_roles, door_scopes
 
 FRAMEWORK_ROUTES = frozenset({"/openapi.json", "/docs", "/redoc", "/docs/oauth2-redirect",
                               "/docs-assets", "/static"})
@@ -21,13 +21,16 @@ class Door:
     methods: tuple[str, ...]
     path: str
     scopes: frozenset[str]
+    roles: frozenset[str] = frozenset()
 
     @property
     def scope(self) -> str:
-        return ", ".join(sorted(self.scopes)) or "—"
+        shown = ", ".join(sorted(self.scopes)) or "—"
+        return f"{shown} ({', '.join(sorted(self.roles))}s only)" if self.roles else shown
 
 
-def _routes(routes: list[BaseRoute]) -> Iterator[tuple[BaseRoute, str]]:
+def walk_routes(routes: list[BaseRoute]) -> Iterator[tuple[BaseRoute, str]]:
+    """Every route with its full path template, wherever it was included."""
     for route in routes:
         contexts = getattr(route, "effective_route_contexts", None)
         if contexts is not None:  # an included router
@@ -40,7 +43,7 @@ def _routes(routes: list[BaseRoute]) -> Iterator[tuple[BaseRoute, str]]:
 
 def find_route(app: Any, path: str, method: str) -> BaseRoute | None:
     """The route serving ``method`` at the full ``path`` template, wherever it was included."""
-    for route, full in _routes(app.routes):
+    for route, full in walk_routes(app.routes):
         if full == path and method in getattr(route, "methods", ()):
             return route
     return None
@@ -49,7 +52,7 @@ def find_route(app: Any, path: str, method: str) -> BaseRoute | None:
 def doors(app: Any) -> list[Door]:
     """Each route's methods (``WS`` for a websocket), full path and declared scopes."""
     found = []
-    for route, path in _routes(app.routes):
+    for route, path in walk_routes(app.routes):
         if isinstance(route, Mount):
             found.append(Door(("MOUNT",), path, frozenset()))
             continue
@@ -57,7 +60,8 @@ def doors(app: Any) -> list[Door]:
             route, "methods") else tuple(sorted(m for m in route.methods if m != "HEAD"))
         dependant = getattr(route, "dependant", None)
         scopes = frozenset(door_scopes(dependant)) if dependant is not None else frozenset()
-        found.append(Door(methods, path, scopes))
+        roles = frozenset(door_roles(dependant)) if dependant is not None else frozenset()
+        found.append(Door(methods, path, scopes, roles))
     return found
 
 

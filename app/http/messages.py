@@ -25,4 +25,5 @@ class ErrorMessage(Message):
     reason: str | dict[str, Any] | None = Field(default=None, description=(
         "`illegal_move`: why, as a code with parameters (`{code, params}`); `credential_ended`: "
         "`revoked`, `logged_out` or `expired`."))
-    retry_after: float | None = Field(default=None, description="`rate_limited`: seconds to wait.")
+    retry_after: float | None = Field(default=None, description=(
+        "`rate_limited`, `server_busy`, `database_unavailable`: seconds to wait."))

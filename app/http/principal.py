@@ -34,6 +34,10 @@ class Credentials(Protocol):
 
     def answerable(self, token: str | None, session_key: str | None) -> bool: ...
 
+    def is_moderator(self, user_id: int) -> bool:
+        """Whether the user is a moderator now (asked afresh: a blocking query)."""
+        ...
+
 
 def credentials(connection: HTTPConnection) -> Credentials:
     found: Credentials = connection.app.state.identities

@@ -8,6 +8,16 @@ so guessing a password stays slow even from many addresses.
 
 Routes use ``Depends(rate_limit(name))``; websockets call ``limiter_for(app).check(name, key)``.
 Over a limit the caller gets 429 ``rate_limited`` with ``Retry-After`` (app/http/errors.py).
+
+Moves are counted per caller *per match*, and only the refused ones (a stale ply, not your
+turn, an illegal move…): a program moves only on its turn, so however fast it plays, in however
+many matches, it never meets the limit, while a flood of moves at one match is refused
+(``move_quota``, for the REST route, the API clients' move lane and the match socket). Asking
+why a move is refused and setting conditional moves count in the same per-match count.
+
+Every HTTP answer that counted a limit carries its state in ``RateLimit-Limit``,
+``RateLimit-Remaining``, ``RateLimit-Reset`` (seconds) and ``RateLimit-Policy`` (every window:
+``20;w=1, 600;w=60``), for the window closest to refusing (``RateLimitHeaders``).
 """
 
 from __future__ import annotations
@@ -15,23 +25,27 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from fastapi import Request
+from fastapi.exceptions import RequestValidationError
 from limits import RateLimitItem, parse_many
 from limits.storage import Storage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
+from starlette.datastructures import MutableHeaders
 from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.http.principal import Principal, resolve_principal_async
-from app.kernel.errors import ServiceError, Unauthenticated
+from app.kernel.errors import ServerBusy, ServiceError, Unauthenticated
 from app.kernel.settings import Settings
 
 log = logging.getLogger(__name__)
 
-KeyKind = Literal["address", "account", "user", "token"]
+KeyKind = Literal["address", "account", "user", "token", "game"]
 
 # name -> what a caller is counted by. The counts themselves are settings (``rate_<name>``).
 LIMITS: dict[str, KeyKind] = {
@@ -42,17 +56,50 @@ LIMITS: dict[str, KeyKind] = {
     "matches": "user",
     "seeks": "user",
     "challenges": "user",
-    "moves": "token",
+    "follows": "user",
+    "moves": "game",  # per caller per match: refused moves (move_quota), why and conditionals
+    "previews": "token",
     "chat": "token",
     "analysis": "token",
     "hints": "token",
     "board": "token",
+    "exports": "token",
+    "password_reset": "address",
+    "password_reset_email": "account",  # keyed by the lower-cased address asked about
+    "email_change": "user",
+    "oauth": "address",
 }
 FAILURES_REMEMBERED_SECONDS = 24 * 3600
 STORAGE_TIMEOUT_SECONDS = 0.25
 """Limits are counted on the event loop (a Redis call takes well under a millisecond), so a dead
 Redis must fail fast; after a failure the limits are skipped for ``STORAGE_RETRY_SECONDS``."""
 STORAGE_RETRY_SECONDS = 5.0
+QUOTA_STATE = "rate_limit_quota"
+"""Where a request's counted limit waits for its answer's headers (in the ASGI scope's state)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Quota:
+    """What is left of a limit after a request: its window closest to refusing."""
+
+    limit: int
+    remaining: int
+    reset_seconds: int
+    policy: str
+
+    def headers(self) -> list[tuple[bytes, bytes]]:
+        return [(b"ratelimit-limit", str(self.limit).encode()),
+                (b"ratelimit-remaining", str(self.remaining).encode()),
+                (b"ratelimit-reset", str(self.reset_seconds).encode()),
+                (b"ratelimit-policy", self.policy.encode())]
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """One look at a limit: ``wait`` seconds when over it (else None), and its ``quota``."""
+
+    wait: float | None
+    quota: Quota
 
 
 class RateLimited(ServiceError):
@@ -91,6 +138,8 @@ class RateLimiter:
         self.items = {name: [_scaled(item, scale) for item in parse_many(getattr(settings,
                                                                                   f"rate_{name}"))]
                       for name in LIMITS}
+        self.policies = {name: ", ".join(f"{item.amount};w={item.get_expiry()}" for item in items)
+                         for name, items in self.items.items()}
         self.lockout_after = max(1, math.ceil(settings.login_lockout_after * scale))
         self.lockout_seconds = settings.login_lockout_seconds
         self.lockout_max_seconds = settings.login_lockout_max_seconds
@@ -106,26 +155,51 @@ class RateLimiter:
 
     # -- moving windows -------------------------------------------------------------------------
 
-    def check(self, name: str, key: str) -> float | None:
-        """Count one request of ``name`` by ``key``: None if allowed, else seconds to wait.
+    def count(self, name: str, key: str) -> Verdict | None:
+        """Count one request of ``name`` by ``key``; None when limits are off.
 
         A storage failure (Redis down) lets the request through: limits protect the service, they
         must not take it down."""
+        return self._look(name, key, hit=True)
+
+    def peek(self, name: str, key: str) -> Verdict | None:
+        """Whether ``key`` is over the limit ``name`` now, counting nothing."""
+        return self._look(name, key, hit=False)
+
+    def _look(self, name: str, key: str, hit: bool) -> Verdict | None:
         if not self._usable():
             return None
         try:
+            now = time.time()
+            tightest: Quota | None = None
             for item in self.items[name]:
-                if not self.window.hit(item, name, key):
-                    reset_time, _ = self.window.get_window_stats(item, name, key)
-                    return max(1.0, reset_time - time.time())
+                allowed = self.window.hit(item, name, key) if hit else True
+                reset_time, remaining = self.window.get_window_stats(item, name, key)
+                quota = Quota(item.amount, remaining, max(0, math.ceil(reset_time - now)),
+                              self.policies[name])
+                if not allowed or (remaining <= 0 and not hit):
+                    return Verdict(max(1.0, reset_time - now),
+                                   Quota(item.amount, 0, max(1, quota.reset_seconds), quota.policy))
+                if tightest is None or quota.remaining < tightest.remaining:
+                    tightest = quota
         except Exception:  # any storage error: fail open, loudly
             self._storage_failed(name)
-        return None
+            return None
+        assert tightest is not None  # every limit has a window
+        return Verdict(None, tightest)
 
-    def enforce(self, name: str, key: str) -> None:
-        retry_after = self.check(name, key)
-        if retry_after is not None:
-            raise RateLimited(retry_after)
+    def check(self, name: str, key: str) -> float | None:
+        """Count one request of ``name`` by ``key``: None if allowed, else seconds to wait."""
+        verdict = self.count(name, key)
+        return None if verdict is None else verdict.wait
+
+    def enforce(self, name: str, key: str, connection: HTTPConnection | None = None) -> None:
+        """Count one request (its quota noted for ``connection``'s answer); 429 over the limit."""
+        verdict = self.count(name, key)
+        if connection is not None:
+            note_quota(connection, verdict)
+        if verdict is not None and verdict.wait is not None:
+            raise RateLimited(verdict.wait)
 
     # -- login lock-out --------------------------------------------------------------------------
 
@@ -164,12 +238,13 @@ class RateLimiter:
             self._storage_failed("login success")
 
     @contextmanager
-    def login_guard(self, address: str, username: str) -> Iterator[None]:
+    def login_guard(self, address: str, username: str,
+                    connection: HTTPConnection | None = None) -> Iterator[None]:
         """Around one password check: refuse when the address or the account is over its limit
         or locked; count a failure (``Unauthenticated``) or clear the count on success."""
         account = username.strip().lower()[:64]
-        self.enforce("login_address", address)
-        self.enforce("login_account", account)
+        self.enforce("login_address", address, connection)
+        self.enforce("login_account", account, connection)
         locked = self._lock_remaining(account)
         if locked is not None:
             raise RateLimited(locked, f"Too many failed logins for this account: try again in "
@@ -186,6 +261,42 @@ def limiter_for(app: Any) -> RateLimiter:
     """The app's limiter (``create_app`` makes it with the app)."""
     limiter: RateLimiter = app.state.rate_limiter
     return limiter
+
+
+def note_quota(connection: HTTPConnection, verdict: Verdict | None) -> None:
+    """Keep a counted limit's quota for the answer's headers (the one closest to refusing, when
+    a request counts several)."""
+    if verdict is None:
+        return
+    state = connection.scope.setdefault("state", {})
+    noted = state.get(QUOTA_STATE)
+    if noted is None or verdict.quota.remaining <= noted.remaining:
+        state[QUOTA_STATE] = verdict.quota
+
+
+class RateLimitHeaders:
+    """Pure ASGI middleware: the ``RateLimit-*`` headers on every answer whose request counted a
+    limit (``note_quota``), the 429 itself included. Outside every door that counts one."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        state = scope.setdefault("state", {})
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                quota = state.get(QUOTA_STATE)
+                if quota is not None:
+                    headers = MutableHeaders(scope=message)
+                    for name, value in quota.headers():
+                        headers.append(name.decode(), value.decode())
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
 
 
 def client_address(connection: HTTPConnection) -> str:
@@ -207,10 +318,49 @@ def token_key(connection: HTTPConnection) -> str:
     return principal_key(connection, getattr(connection.state, "principal", None))
 
 
+def game_key(connection: HTTPConnection, principal: Principal | None, match_id: str) -> str:
+    """A caller's key in one match (limits counted per match)."""
+    return f"{principal_key(connection, principal)}/m:{match_id[:40]}"
+
+
 def check(connection: HTTPConnection, name: str, key: str | None = None) -> float | None:
     """For websockets: count one ``name`` event (keyed by the connection's verified caller
     unless ``key`` is given); None if allowed, else the seconds to wait."""
     return limiter_for(connection.app).check(name, key or token_key(connection))
+
+
+MOVES = "moves"
+REFUSALS = (ServiceError, RequestValidationError)
+"""What counts against the move quota: every refusal of the move, not a busy server's 503."""
+
+
+@contextmanager
+def move_quota(connection: HTTPConnection, principal: Principal | None,
+               match_id: str) -> Iterator[None]:
+    """Around one move of ``principal`` in ``match_id``: 429 at once while its refused moves
+    in that match are over the ``moves`` limit; a refused move is counted (the module's
+    docstring says why only those)."""
+    limiter = limiter_for(connection.app)
+    key = game_key(connection, principal, match_id)
+    verdict = limiter.peek(MOVES, key)
+    note_quota(connection, verdict)
+    if verdict is not None and verdict.wait is not None:
+        raise RateLimited(verdict.wait)
+    try:
+        yield
+    except REFUSALS as refused:
+        if not isinstance(refused, RateLimited | ServerBusy):
+            note_quota(connection, limiter.count(MOVES, key))
+        raise
+
+
+def moves_limited() -> Callable[..., Any]:
+    """The ``move_quota`` of a route with a ``match_id`` path parameter, as a dependency."""
+    async def per_match(request: Request) -> AsyncIterator[None]:
+        principal = await _verified(request, MOVES)
+        with move_quota(request, principal, str(request.path_params.get("match_id", ""))):
+            yield
+    return per_match
 
 
 async def _verified(request: Request, name: str) -> Principal:
@@ -219,7 +369,7 @@ async def _verified(request: Request, name: str) -> Principal:
     try:
         return await resolve_principal_async(request)
     except Unauthenticated:
-        limiter_for(request.app).enforce(name, "a:" + client_address(request))
+        limiter_for(request.app).enforce(name, "a:" + client_address(request), request)
         raise
 
 
@@ -230,10 +380,13 @@ def count_verified(connection: HTTPConnection, name: str, principal: Principal) 
     if kind == "user":
         if principal.user is None:  # anonymous callers are refused by the door
             return None
-        return limiter_for(connection.app).check(name, f"u:{principal.user.id}")
-    if kind == "token":
-        return limiter_for(connection.app).check(name, principal_key(connection, principal))
-    raise ValueError(f"{name} is not counted by the caller")
+        verdict = limiter_for(connection.app).count(name, f"u:{principal.user.id}")
+    elif kind == "token":
+        verdict = limiter_for(connection.app).count(name, principal_key(connection, principal))
+    else:
+        raise ValueError(f"{name} is not counted by the caller")
+    note_quota(connection, verdict)
+    return None if verdict is None else verdict.wait
 
 
 def rate_limit(name: str) -> Callable[..., Any]:
@@ -241,6 +394,13 @@ def rate_limit(name: str) -> Callable[..., Any]:
     kind = LIMITS[name]
     if kind == "account":
         raise ValueError(f"{name} is counted by login_guard, not by a dependency")
+    if kind == "game":  # every request counts in the caller's count for the match
+        async def in_match(request: Request) -> None:
+            principal = await _verified(request, name)
+            match_id = str(request.path_params.get("match_id", ""))
+            limiter_for(request.app).enforce(name, game_key(request, principal, match_id),
+                                             request)
+        return in_match
     if kind in ("user", "token"):
         async def by_caller(request: Request) -> None:
             wait = count_verified(request, name, await _verified(request, name))
@@ -250,10 +410,10 @@ def rate_limit(name: str) -> Callable[..., Any]:
         return by_caller
 
     async def by_address(request: Request) -> None:
-        limiter_for(request.app).enforce(name, client_address(request))
+        limiter_for(request.app).enforce(name, client_address(request), request)
     return by_address
 
 
 def login_guard(request: Request, username: str) -> Any:
     """``with login_guard(request, username): accounts.authenticate(...)``"""
-    return limiter_for(request.app).login_guard(client_address(request), username)
+    return limiter_for(request.app).login_guard(client_address(request), username, request)

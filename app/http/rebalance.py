@@ -14,7 +14,6 @@ three periods belongs to a dead instance: ignored and removed.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import math
 import random
@@ -23,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from app.http.live_connections import LiveConnections
+from app.kernel.cancellation import repeat
 
 log = logging.getLogger(__name__)
 SHARE_TOLERANCE = 1.25
@@ -55,12 +55,10 @@ class Rebalancer:
         self.shed_total = 0
 
     async def run(self) -> None:
-        while True:
-            await asyncio.sleep(self.period * random.uniform(0.8, 1.2))
-            try:
-                await self.step()
-            except Exception:  # Redis away: the bus heals; try again next period
-                log.warning("socket rebalancing step failed", exc_info=True)
+        """A step every period, give or take a fifth (instances do not step in lockstep); with
+        Redis away a step fails and the next one tries again."""
+        await repeat(self.step, lambda: self.period * random.uniform(0.8, 1.2),
+                     failure="socket rebalancing step failed", logger=log, pause_first=True)
 
     async def step(self) -> int:
         """Publish this instance's count, read the others', shed; returns how many ended."""

@@ -9,18 +9,25 @@ token ``POST /api/v1/login`` returns have full access. Doors declare one of:
 - ``CHALLENGE``: creating and joining matches, seeks, challenges, quick play, tournaments;
 - ``BOT``: turning one's account into a bot account (final);
 - ``ACCOUNT``: managing tokens, relations and the account: full access only, never a scoped token;
+- ``MODERATE``: the moderators' calls: full access only (never a scoped token), and the caller
+  must be a moderator (the door asks the database on every call);
 - ``PAGE``: an HTML page or form: a browser session only (a bearer token is not looked at).
+
+A door may also require a *role* of its caller (``MODERATOR``): ``MODERATE`` doors always do,
+and the moderators' pages are ``PAGE`` doors that do.
 """
 
 from __future__ import annotations
 
-PUBLIC, READ, PLAY, CHALLENGE, BOT, ACCOUNT, PAGE = (
-    "public", "read", "play", "challenge", "bot", "account", "page")
-DOOR_SCOPES = (PUBLIC, READ, PLAY, CHALLENGE, BOT, ACCOUNT, PAGE)
+PUBLIC, READ, PLAY, CHALLENGE, BOT, ACCOUNT, MODERATE, PAGE = (
+    "public", "read", "play", "challenge", "bot", "account", "moderate", "page")
+DOOR_SCOPES = (PUBLIC, READ, PLAY, CHALLENGE, BOT, ACCOUNT, MODERATE, PAGE)
 TOKEN_SCOPES = (READ, PLAY, CHALLENGE, BOT)
 """The scopes a personal API token may be given, in the order they are listed."""
-__all__ = ["ACCOUNT", "BOT", "CHALLENGE", "DOOR_SCOPES", "PAGE", "PLAY", "PUBLIC", "READ",
-           "TOKEN_SCOPES", "grants"]
+MODERATOR = "moderator"
+"""The role a ``MODERATE`` door (and a moderators' page) requires: ``users.is_moderator``."""
+__all__ = ["ACCOUNT", "BOT", "CHALLENGE", "DOOR_SCOPES", "MODERATE", "MODERATOR", "PAGE", "PLAY",
+           "PUBLIC", "READ", "TOKEN_SCOPES", "grants"]
 
 
 def grants(token_scopes: frozenset[str] | None, needed: str) -> bool:
@@ -30,6 +37,6 @@ def grants(token_scopes: frozenset[str] | None, needed: str) -> bool:
         return True
     if token_scopes is None:
         return True
-    if needed in (ACCOUNT, PAGE):
+    if needed in (ACCOUNT, MODERATE, PAGE):
         return False
     return needed in token_scopes

@@ -27,6 +27,8 @@ from typing import Any
 from redis.asyncio.lock import Lock
 from redis.exceptions import LockError
 
+from app.kernel.cancellation import reraise_if_cancelled
+
 log = logging.getLogger(__name__)
 Start = Callable[[], list["asyncio.Task[None]"]]
 
@@ -94,6 +96,7 @@ class RedisLeader:
                 try:
                     acquired = await self._acquire()
                 except Exception:
+                    reraise_if_cancelled()
                     log.warning("leader lock unreachable", exc_info=True)
                     acquired = False
                 if acquired:
@@ -117,6 +120,7 @@ class RedisLeader:
                 try:
                     renewed = bool(await asyncio.wait_for(self._renew(), step))
                 except Exception:  # Redis unreachable: lead on only while the lock surely holds
+                    reraise_if_cancelled()
                     renewed = None
                 if renewed:
                     valid_until = time.monotonic() + self.ttl_ms / 1000

@@ -19,13 +19,19 @@ from typing import Any
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.analysis import AnalysisRunner
+from app.daily import run_daily
 from app.jobs.bot_pool import process_id, warm_bot_process
 from app.jobs.leadership import RedisLeader, SoleLeader
+from app.kernel.cancellation import repeat, reraise_if_cancelled
 from app.kernel.metrics import JOB_FAILURES, JOB_STARTS, LEADING
 from app.kernel.processes import spawn_pool, stop_pool
 from app.kernel.settings import Settings
 from app.lobby import expire_absent_seekers, pair_quick_play
+from app.luck import run_luck
+from app.mail import deliver_mail, mail_enabled, queue_digests
 from app.match import BotRunner, MatchPublisher, MatchRecord, Relay, keep_clocks, relay_unannounced
+from app.notices import run_push
+from app.puzzles import mine_puzzles
 from app.realtime.bus import EventBus
 from app.realtime.presence import Presence, SharedPresence
 from app.realtime.redis_bus import RedisBus
@@ -109,19 +115,28 @@ class BackgroundJobs:
         jobs: dict[str, Job] = {
             "clocks": lambda: keep_clocks(self.session_factory, self.publish_record),
             "quick_play": lambda: pair_quick_play(self.session_factory, self.publish_record,
-                                                  self.bus.publish),
+                                                  self.bus.publish, presence),
             "seek_expiry": lambda: expire_absent_seekers(self.session_factory, presence,
                                                          self.bus.publish),
             "tournaments": lambda: run_tournaments(self.session_factory, self.publish_record,
                                                    self.bus),
+            "daily": lambda: run_daily(self.session_factory, self.publish_record),
             "outbox_relay": lambda: relay_unannounced(self.relay),
+            "push": lambda: run_push(self.settings, self.session_factory, self.bus, presence),
         }
+        if mail_enabled(self.settings):
+            jobs["mail"] = lambda: deliver_mail(self.session_factory, self.settings)
+            jobs["mail_digest"] = lambda: queue_digests(self.session_factory, self.settings)
         if isinstance(presence, SharedPresence):
             jobs["presence_sweep"] = lambda: self._sweep_presence_forever(presence)
         if self.settings.bots_enabled:
             jobs["bots"] = self._run_bots
         if self.settings.analysis_workers > 0:
             jobs["analysis"] = self._run_analysis
+            jobs["puzzle_mining"] = lambda: mine_puzzles(self.session_factory)
+        if self.settings.luck_workers > 0:
+            jobs["luck"] = lambda: run_luck(self.session_factory, self.settings.luck_workers,
+                                            self.settings.luck_iterations)
         tasks = [asyncio.create_task(self._supervise(name, job)) for name, job in jobs.items()]
         tasks.append(asyncio.create_task(self._leading()))
         return tasks
@@ -144,6 +159,7 @@ class BackgroundJobs:
                 await job()
                 return
             except Exception:
+                reraise_if_cancelled()
                 JOB_FAILURES.labels(name).inc()
                 log.exception("background job %s crashed; starting it again", name)
             await asyncio.sleep(RESTART_SECONDS)
@@ -187,12 +203,8 @@ class BackgroundJobs:
             await asyncio.to_thread(analysis.shutdown)
 
     async def _sweep_presence_forever(self, presence: SharedPresence) -> None:
-        while True:
-            try:
-                await presence.sweep_dead_instances()
-            except Exception:
-                log.exception("presence sweep failed")
-            await asyncio.sleep(SWEEP_SECONDS)
+        await repeat(presence.sweep_dead_instances, lambda: SWEEP_SECONDS,
+                     failure="presence sweep failed", logger=log)
 
     async def run(self) -> None:
         """Lead when possible, forever (cancel to stop; the lock is released and the warm pool

@@ -10,10 +10,13 @@ Accept-Language, else English. The page scripts' words are embedded per page by 
 
 from __future__ import annotations
 
+import gettext as gettext_module
+from collections.abc import Callable
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 
+from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -41,6 +44,37 @@ def _read_po(path: Path, language: str) -> dict[str, str]:
     }
 
 
+@cache
+def _read_plural_po(path: Path, language: str) -> dict[str, tuple[str, ...]]:
+    """singular msgid -> the plural forms of one .po file's ``msgid_plural`` entries."""
+    if not path.exists():
+        return {}
+    with path.open("rb") as handle:
+        po = read_po(handle, locale=language)
+    return {
+        str(message.id[0]): tuple(str(form) for form in message.string)
+        for message in po
+        if isinstance(message.id, tuple) and isinstance(message.string, tuple)
+        and all(message.string) and not message.fuzzy
+    }
+
+
+def plural_catalog(language: str) -> dict[str, tuple[str, ...]]:
+    """singular msgid -> plural forms (in the language's gettext order) for one language."""
+    return _read_plural_po(TRANSLATIONS_DIR / f"{language}.po", language)
+
+
+@cache
+def _plural_rule(language: str) -> Callable[[int], int]:
+    return gettext_module.c2py(get_plural(language).plural_expr)
+
+
+def plural_index(language: str, count: int) -> int:
+    """Which gettext plural form ``count`` takes in ``language`` (Babel's plural rule: English
+    has two forms, one and other; Japanese one)."""
+    return _plural_rule(language)(count)
+
+
 def game_catalog(game: Game, language: str) -> dict[str, str]:
     """A game's own translations (``translations/<language>.po`` in its package folder)."""
     return _read_po(game.folder() / "translations" / f"{language}.po", language)
@@ -66,7 +100,13 @@ def gettext(message: str) -> str:
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:
-    return gettext(singular if count == 1 else plural)
+    """The form of ``singular``/``plural`` that ``count`` takes in the current language (the
+    catalog's ``msgid_plural`` entry; English by its own rule)."""
+    language = current_language.get()
+    forms = plural_catalog(language).get(singular) or (singular, plural)
+    if language == DEFAULT_LANGUAGE or forms == (singular, plural):
+        forms, language = (singular, plural), DEFAULT_LANGUAGE
+    return forms[min(plural_index(language, count), len(forms) - 1)]
 
 
 def N_(message: str) -> str:
@@ -115,6 +155,12 @@ def game_text(game: Game, text: str) -> str:
 def option_label(game: Game, name: str, default: str | None = None) -> str:
     """The English label of one of the game's options (translate it with ``_``)."""
     return game.words.options.get(name) or default or name
+
+
+def choice_label(game: Game, value: object) -> str:
+    """The English label of an option's choice ("tallest stack, always" for ``absolute``),
+    the value itself when the game names none (translate it with ``_``)."""
+    return game.words.choices.get(str(value)) or str(value)
 
 
 def reason_label(game_id: str, reason: str) -> str:

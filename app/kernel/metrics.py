@@ -29,6 +29,8 @@ OPEN_CONNECTIONS = Gauge("stepwell_open_connections",
                          "Open websockets and NDJSON streams that carry a credential.",
                          multiprocess_mode="livesum")
 BOT_MOVES = Counter("stepwell_bot_moves", "Bot moves, by outcome.", ["outcome"])
+PUSHES = Counter("stepwell_pushes", "Web push attempts, by outcome (sent, retried, gone, refused, "
+                 "dropped).", ["outcome"])
 DATABASE_UNAVAILABLE = Counter("stepwell_database_unavailable",
                                "Requests answered 503 because the database could not answer.")
 BUS_RECONNECTS = Counter("stepwell_bus_reconnects",

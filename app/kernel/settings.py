@@ -44,10 +44,27 @@ class Settings(BaseSettings):
         default_factory=_default_secret_key,
         validation_alias=AliasChoices("STEPWELL_SECRET_KEY", "SECRET_KEY"),
     )
+    vapid_private_key: str | None = None
+    """Web push's VAPID key (a PEM EC P-256 private key, or its raw 32 bytes in base64url);
+    unset: generated into ``data/vapid_private.pem`` on first start, like the secret key."""
+    vapid_subject: str = "mailto:admin@stepwell.invalid"
+    """Who push services may contact about this sender (``mailto:`` or an https URL)."""
+    push_allow_insecure_endpoints: bool = False
+    """Accept http push endpoints (tests, local development); else only https."""
+    push_reminder_hours: float = 12.0
+    """A correspondence clock with less than this left (or less than a quarter of a move's time,
+    whichever is shorter) sends its mover one ``clockReminder`` push for that turn."""
+    push_reminder_scan_seconds: float = 60.0
+    """How often the push job looks for correspondence clocks about to run out."""
+    push_retry_seconds: list[float] = [2.0, 10.0, 60.0]
+    """Waits before each new attempt of a push the push service refused for a while (5xx, 429,
+    unreachable); after the last, it is dropped."""
     seek_grace_seconds: float = 30.0
     claim_after_seconds: float = 60.0
     """How long a real-time opponent must be gone before the other player may claim the win."""
     """How long a seek outlives its creator's last open connection."""
+    vacation_days_per_year: float = 30.0
+    """Days a year a person's correspondence clocks may stand still (app/match/vacation.py)."""
     bots_enabled: bool = True
     bot_workers: int = 1
     """Worker processes for bot thinking (kept below the core count so the server stays quick)."""
@@ -56,6 +73,11 @@ class Settings(BaseSettings):
     idle CPU time (SCHED_IDLE), so two use a 2-core machine's spare time without slowing play."""
     analysis_budget: int = 0
     """Search iterations per analysed position; 0 = each game's own (app/analysis/compute.py)."""
+    luck_workers: int = 1
+    """Worker processes (idle CPU only) that compute what luck did in finished Town games
+    (app/luck/); 0 = none."""
+    luck_iterations: int = 1500
+    """Search iterations a move of the bot that sees every secret, in those reports."""
     board_state_max_age: int = 7 * 86400
     """Seconds an analysis-board signed state is accepted (app/analysis/signed.py); shareable
     links carry the move list, not the token, so they do not expire."""
@@ -100,8 +122,14 @@ class Settings(BaseSettings):
     """Seeks posted (quick play included) per user."""
     rate_challenges: str = "10/minute;100/hour"
     """Challenges sent per user."""
-    rate_moves: str = "20/second;600/minute"
-    """Moves sent per token (REST and socket), legal or not."""
+    rate_follows: str = "30/minute;300/hour"
+    """Follows and unfollows per user."""
+    rate_moves: str = "10/second;120/minute"
+    """Refused moves (REST and socket: a stale ply, not your turn, an illegal move…) per caller
+    per match, with why-questions and conditional-move updates; a move played on your turn
+    never counts, so no program playing on its turns meets it, in any number of matches."""
+    rate_previews: str = "20/second;1200/minute"
+    """Move previews per token (a tap on the board asks one; cached per position and move)."""
     rate_chat: str = "3/second;60/minute"
     """Chat messages per token."""
     rate_analysis: str = "5/minute;60/hour"
@@ -110,6 +138,17 @@ class Settings(BaseSettings):
     """Hints ("show a good move") per token."""
     rate_board: str = "60/minute;1200/hour"
     """Analysis-board moves per token (each replays its move list or opens a signed state)."""
+    rate_exports: str = "6/minute;60/hour"
+    """Bulk exports of searched games (``GET /api/v1/games/export``) per token, session or
+    address: each streams every game the search finds."""
+    rate_password_reset: str = "5/minute;30/hour"
+    """Password-reset requests per client address."""
+    rate_password_reset_email: str = "3/hour;10/day"
+    """Password-reset requests per email address asked about (known or not, counted alike)."""
+    rate_email_change: str = "5/hour;20/day"
+    """Email addresses set per user (each one sends a confirmation mail)."""
+    rate_oauth: str = "30/minute;300/hour"
+    """OAuth token and revocation requests per client address."""
     rate_limit_scale: float = 1.0
     """Multiplies every count above (tests raise it so ordinary suites never meet a limit);
     0 switches rate limiting off."""
@@ -143,3 +182,23 @@ class Settings(BaseSettings):
     1012), so they spread again after a rolling restart (app/http/rebalance.py); 0: never."""
     rebalance_min_excess: int = 10
     """Connections over its share an instance must hold before it sheds any."""
+
+    # Email (app/mail/): off unless both the SMTP server and the public address are set.
+    smtp_url: str | None = None
+    """``smtp://user:password@host:587`` (STARTTLS, required), ``smtps://user:password@host:465``
+    (TLS from the first byte), or ``smtp://host:25?starttls=off`` for a relay on the same machine
+    (plain). Unset: no email features (pages hide them; the API answers 404 ``email_disabled``)."""
+    smtp_ca_file: str | None = None
+    """A CA bundle the SMTP server's certificate is checked against (default: the system's)."""
+    public_url: str | None = None
+    """The site's address as visitors reach it (``https://stepwell.example``): mails' links."""
+    mail_from: str | None = None
+    """The sender of every mail; default ``Stepwell <stepwell@HOST>`` with the public URL's host."""
+    mail_poll_seconds: float = 2.0
+    """How often the worker looks for mail to send (mail queued in a request waits at most this)."""
+    mail_retry_seconds: float = 30.0
+    """The wait after a failed send, doubling with each further failure (up to six hours)."""
+    mail_max_attempts: int = 10
+    """Sends tried before a mail is given up (logged, counted as failed)."""
+    mail_digest_check_seconds: float = 600.0
+    """How often the worker looks whose daily correspondence digest is due."""

@@ -1,4 +1,4 @@
-"""The lobby: open seeks, quick play and challenges to a named user, the lobby socket, and the
+"""The lobby: open seeks, quick play and challenges to named users, the lobby socket, and the
 jobs that pair quick play and expire the seeks of players who left.
 
 Other packages use only the names in ``__all__``: ``Lobby`` (a request's lobby service),
@@ -16,7 +16,7 @@ from app.lobby.messages import (
 from app.lobby.quick_play import pair_quick_play
 from app.lobby.routes import router as lobby_router
 from app.lobby.seek_expiry import expire_absent_seekers
-from app.lobby.service import LobbyService, user_channel
+from app.lobby.service import LobbyService, SeekJSON, user_channel
 from app.lobby.sockets import router as lobby_socket_router
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "LobbyChallengeMessage",
     "LobbyService",
     "MatchStartedMessage",
+    "SeekJSON",
     "SeeksMessage",
     "expire_absent_seekers",
     "lobby_router",

@@ -12,8 +12,9 @@ from app.match import Matches
 
 
 async def lobby_service(request: Request, session: SessionDep, matches: Matches) -> LobbyService:
-    return LobbyService(session, matches, request.app.state.bus.publish,
-                        request.app.state.presence.watch)
+    presence = request.app.state.presence
+    return LobbyService(session, matches, request.app.state.bus.publish, presence.watch,
+                        presence.gone_users)
 
 
 Lobby = Annotated[LobbyService, Depends(lobby_service)]

@@ -19,7 +19,7 @@ from app.lobby.messages import (
     MatchStartedMessage,
     SeeksMessage,
 )
-from app.lobby.service import LOBBY_CHANNEL, LobbyService, seeks_message, user_channel
+from app.lobby.service import LOBBY_CHANNEL, LobbyService, SeekJSON, seeks_message, user_channel
 from app.match import MatchService
 from app.realtime.bus import RESYNC
 from app.realtime.connection import answer_pings, run_jobs
@@ -28,7 +28,7 @@ from app.realtime.messages import Message, Wire, encode, forwarded, send
 router = APIRouter()
 
 
-def _open_seeks(websocket: WebSocket) -> list[dict[str, Any]]:
+def _open_seeks(websocket: WebSocket) -> list[SeekJSON]:
     with websocket.app.state.session_factory() as session:
         return LobbyService(session, MatchService.read_only(session)).open_seeks()
 

@@ -8,6 +8,7 @@ import nothing else of it).
 - ``offers``   draw / agreed end / takeback / rematch; ``bots`` seats built-in bots;
 - ``clocks``   typed time controls and clocks; ``timeouts`` flags overdue players;
 - ``payloads`` the one place where a record becomes what a viewer may see;
+- ``preview``  what a candidate move would do (the engine's preview, authorised and cached);
 - ``publish``  announces a committed change; ``outbox`` announces again what a publisher that
                died (or lost Redis) never did;
 - ``results``  result reason codes.
@@ -32,8 +33,10 @@ if TYPE_CHECKING:
     from app.match.bots import (
         BOT_LEVELS,
         BOT_NAMES,
+        COPY_MARK,
         bot_move,
         bot_username,
+        ensure_bot_copy,
         ensure_bot_user,
         find_user_id,
         level_of,
@@ -42,7 +45,9 @@ if TYPE_CHECKING:
     from app.match.clock_keeper import keep_clocks
     from app.match.clocks import PublicClock, TimeControl, parse_time_control
     from app.match.clocks import deadline as clock_deadline
-    from app.match.deps import Matches
+    from app.match.conditional_routes import router as conditional_router
+    from app.match.conditionals import supports as conditional_moves_taken
+    from app.match.deps import Matches, app_match_service
     from app.match.export_routes import router as export_router
     from app.match.forms import (
         CLOCK_PRESETS,
@@ -51,11 +56,19 @@ if TYPE_CHECKING:
         options_from_form,
         seat_from_form,
     )
-    from app.match.game_records import GameRecordError, parse_seed, parse_text, seed_text
+    from app.match.game_records import (
+        GameRecordError,
+        build_record,
+        export_text,
+        parse_seed,
+        parse_text,
+        seed_text,
+    )
     from app.match.messages import (
         AckMessage,
         ClockMessage,
         LiveMatchMessage,
+        LiveMatchOut,
         MoveRequest,
         OfferMessage,
         PingRequest,
@@ -66,37 +79,56 @@ if TYPE_CHECKING:
         SyncRequest,
     )
     from app.match.move_lane import MoveLane
+    from app.match.openapi import GAME_RULES, GAME_VIEW, game_schemas
     from app.match.option_privacy import (
         FIXED_DEAL_NOTE,
+        FixedDeal,
         fixed_deal_fields,
         public_options,
         refuse_secret_options_in_rated,
+        secret_option_names,
         secret_options_set,
     )
     from app.match.outbox import Announced, Relay, relay_at_start, relay_unannounced
     from app.match.payloads import (
         Known,
+        LiveItem,
         MatchChange,
+        MatchPayload,
+        SeatJSON,
         change_messages,
         live_item,
         match_payload,
         once,
         seat_message,
         to_move_of,
+        unvalidated,
         view_of,
     )
+    from app.match.playban import PlaybanJSON, playbanned_among, refuse_playban
+    from app.match.playban import current_json as current_playban
+    from app.match.preview import PreviewAnswer, PreviewCache, change_items, engine_preview
+    from app.match.preview_routes import ChangeOut, PreviewOut
+    from app.match.preview_routes import router as preview_router
     from app.match.publish import MatchPublisher, publish_match
-    from app.match.ratings import get_rating, rating_json, seat_ratings
+    from app.match.ratings import LeaderRow, RatingJSON, get_rating, rating_json, seat_ratings
     from app.match.ratings import leaderboard as rating_leaderboard
     from app.match.records import MatchHeader, MatchRecord, iso, record_of
+    from app.match.results import SITE_REASONS, reason_code, reason_label
     from app.match.routes import ERRORS as MATCH_ERRORS
     from app.match.routes import router as match_router
     from app.match.schemas import (
+        DECLINE_REASONS,
         AccountIn,
         ChallengeIn,
+        DeclineIn,
+        GameRecordOut,
+        LeaderRowOut,
         LoginIn,
         MatchOut,
         QuickPlayIn,
+        RatingOut,
+        ReplayStepOut,
         ResultOut,
         SeatOut,
         SeekIn,
@@ -106,10 +138,21 @@ if TYPE_CHECKING:
     )
     from app.match.sealing import CODE as SEALED_CODE
     from app.match.sealing import require_open, require_visible, sealed_error, sealed_for, unseal
-    from app.match.service import MatchService, MatchSetup, new_seed, validate_setup
+    from app.match.service import (
+        MatchService,
+        MatchSetup,
+        MoveRecord,
+        ReplayStep,
+        new_seed,
+        validate_setup,
+    )
     from app.match.store import Publish, require_active, seat_of, state_of
     from app.match.store import load as load_match
     from app.match.store import read as read_match
+    from app.match.vacation import Vacation
+    from app.match.vacation import status as vacation_status
+    from app.match.vacation_routes import page_router as vacation_page_router
+    from app.match.vacation_routes import router as vacation_router
     from app.match.warm import WarmMatches
     from app.match.why_routes import router as why_router
 
@@ -117,39 +160,63 @@ __all__ = [
     "BOT_LEVELS",
     "BOT_NAMES",
     "CLOCK_PRESETS",
+    "COPY_MARK",
+    "DECLINE_REASONS",
     "FIXED_DEAL_NOTE",
+    "GAME_RULES",
+    "GAME_VIEW",
     "MATCH_ERRORS",
     "SEALED_CODE",
+    "SITE_REASONS",
     "AccountIn",
     "AckMessage",
     "Announced",
     "BotRunner",
     "ChallengeIn",
+    "ChangeOut",
     "ClockMessage",
+    "DeclineIn",
+    "FixedDeal",
     "GameRecordError",
+    "GameRecordOut",
     "Known",
+    "LeaderRow",
+    "LeaderRowOut",
+    "LiveItem",
     "LiveMatchMessage",
+    "LiveMatchOut",
     "LoginIn",
     "MatchChange",
     "MatchHeader",
     "MatchOut",
+    "MatchPayload",
     "MatchPublisher",
     "MatchRecord",
     "MatchService",
     "MatchSetup",
     "Matches",
     "MoveLane",
+    "MoveRecord",
     "MoveRequest",
     "OfferMessage",
     "PingRequest",
+    "PlaybanJSON",
+    "PreviewAnswer",
+    "PreviewCache",
+    "PreviewOut",
     "PublicClock",
     "Publish",
     "QuickPlayIn",
     "RatedSeatOut",
     "RatedUserOut",
+    "RatingJSON",
+    "RatingOut",
     "Relay",
+    "ReplayStep",
+    "ReplayStepOut",
     "ResultMessage",
     "ResultOut",
+    "SeatJSON",
     "SeatOut",
     "SeekIn",
     "SeekOut",
@@ -158,16 +225,27 @@ __all__ = [
     "SyncRequest",
     "TimeControl",
     "UserOut",
+    "Vacation",
     "WarmMatches",
+    "app_match_service",
     "bot_move",
     "bot_username",
+    "build_record",
+    "change_items",
     "change_messages",
     "clock_deadline",
     "clock_from_form",
+    "conditional_moves_taken",
+    "conditional_router",
+    "current_playban",
+    "engine_preview",
+    "ensure_bot_copy",
     "ensure_bot_user",
     "export_router",
+    "export_text",
     "find_user_id",
     "fixed_deal_fields",
+    "game_schemas",
     "get_rating",
     "iso",
     "keep_clocks",
@@ -183,12 +261,17 @@ __all__ = [
     "parse_seed",
     "parse_text",
     "parse_time_control",
+    "playbanned_among",
+    "preview_router",
     "public_options",
     "publish_match",
     "rating_json",
     "rating_leaderboard",
     "read_match",
+    "reason_code",
+    "reason_label",
     "record_of",
+    "refuse_playban",
     "refuse_secret_options_in_rated",
     "relay_at_start",
     "relay_unannounced",
@@ -202,17 +285,30 @@ __all__ = [
     "seat_message",
     "seat_of",
     "seat_ratings",
+    "secret_option_names",
     "secret_options_set",
     "seed_text",
     "state_of",
     "to_move_of",
     "unseal",
+    "unvalidated",
+    "vacation_page_router",
+    "vacation_router",
+    "vacation_status",
     "validate_setup",
     "view_of",
     "why_router",
 ]
 
 __getattr__ = lazy_exports(__name__, {
+    "game_schemas": ("app.match.openapi", "game_schemas"),
+    "GAME_VIEW": ("app.match.openapi", "GAME_VIEW"),
+    "GAME_RULES": ("app.match.openapi", "GAME_RULES"),
+    "LiveMatchOut": ("app.match.messages", "LiveMatchOut"),
+    "RatingOut": ("app.match.schemas", "RatingOut"),
+    "ReplayStepOut": ("app.match.schemas", "ReplayStepOut"),
+    "LeaderRowOut": ("app.match.schemas", "LeaderRowOut"),
+    "GameRecordOut": ("app.match.schemas", "GameRecordOut"),
     "SyncRequest": ("app.match.messages", "SyncRequest"),
     "StateMessage": ("app.match.messages", "StateMessage"),
     "ResultMessage": ("app.match.messages", "ResultMessage"),
@@ -236,21 +332,40 @@ __getattr__ = lazy_exports(__name__, {
     "AccountIn": ("app.match.schemas", "AccountIn"),
     "BOT_LEVELS": ("app.match.bots", "BOT_LEVELS"),
     "BOT_NAMES": ("app.match.bots", "BOT_NAMES"),
+    "COPY_MARK": ("app.match.bots", "COPY_MARK"),
     "BotRunner": ("app.match.bot_runner", "BotRunner"),
     "CLOCK_PRESETS": ("app.match.forms", "CLOCK_PRESETS"),
     "ChallengeIn": ("app.match.schemas", "ChallengeIn"),
+    "DECLINE_REASONS": ("app.match.schemas", "DECLINE_REASONS"),
+    "DeclineIn": ("app.match.schemas", "DeclineIn"),
     "FIXED_DEAL_NOTE": ("app.match.option_privacy", "FIXED_DEAL_NOTE"),
+    "FixedDeal": ("app.match.option_privacy", "FixedDeal"),
+    "LeaderRow": ("app.match.ratings", "LeaderRow"),
+    "RatingJSON": ("app.match.ratings", "RatingJSON"),
     "GameRecordError": ("app.match.game_records", "GameRecordError"),
+    "build_record": ("app.match.game_records", "build_record"),
+    "export_text": ("app.match.game_records", "export_text"),
+    "secret_option_names": ("app.match.option_privacy", "secret_option_names"),
+    "reason_label": ("app.match.results", "reason_label"),
+    "SITE_REASONS": ("app.match.results", "SITE_REASONS"),
+    "reason_code": ("app.match.results", "reason_code"),
     "Known": ("app.match.payloads", "Known"),
     "LoginIn": ("app.match.schemas", "LoginIn"),
     "MATCH_ERRORS": ("app.match.routes", "ERRORS"),
     "MatchChange": ("app.match.payloads", "MatchChange"),
+    "LiveItem": ("app.match.payloads", "LiveItem"),
+    "MatchPayload": ("app.match.payloads", "MatchPayload"),
+    "SeatJSON": ("app.match.payloads", "SeatJSON"),
+    "unvalidated": ("app.match.payloads", "unvalidated"),
     "MatchHeader": ("app.match.records", "MatchHeader"),
     "MatchOut": ("app.match.schemas", "MatchOut"),
     "MatchRecord": ("app.match.records", "MatchRecord"),
     "MatchService": ("app.match.service", "MatchService"),
     "MatchSetup": ("app.match.service", "MatchSetup"),
+    "MoveRecord": ("app.match.service", "MoveRecord"),
+    "ReplayStep": ("app.match.service", "ReplayStep"),
     "Matches": ("app.match.deps", "Matches"),
+    "app_match_service": ("app.match.deps", "app_match_service"),
     "PublicClock": ("app.match.clocks", "PublicClock"),
     "Publish": ("app.match.store", "Publish"),
     "QuickPlayIn": ("app.match.schemas", "QuickPlayIn"),
@@ -266,6 +381,7 @@ __getattr__ = lazy_exports(__name__, {
     "bot_username": ("app.match.bots", "bot_username"),
     "clock_deadline": ("app.match.clocks", "deadline"),
     "clock_from_form": ("app.match.forms", "clock_from_form"),
+    "ensure_bot_copy": ("app.match.bots", "ensure_bot_copy"),
     "ensure_bot_user": ("app.match.bots", "ensure_bot_user"),
     "export_router": ("app.match.export_routes", "router"),
     "find_user_id": ("app.match.bots", "find_user_id"),
@@ -309,4 +425,21 @@ __getattr__ = lazy_exports(__name__, {
     "validate_setup": ("app.match.service", "validate_setup"),
     "view_of": ("app.match.payloads", "view_of"),
     "why_router": ("app.match.why_routes", "router"),
+    "preview_router": ("app.match.preview_routes", "router"),
+    "ChangeOut": ("app.match.preview_routes", "ChangeOut"),
+    "PreviewOut": ("app.match.preview_routes", "PreviewOut"),
+    "PreviewAnswer": ("app.match.preview", "PreviewAnswer"),
+    "PreviewCache": ("app.match.preview", "PreviewCache"),
+    "change_items": ("app.match.preview", "change_items"),
+    "engine_preview": ("app.match.preview", "engine_preview"),
+    "conditional_router": ("app.match.conditional_routes", "router"),
+    "conditional_moves_taken": ("app.match.conditionals", "supports"),
+    "Vacation": ("app.match.vacation", "Vacation"),
+    "PlaybanJSON": ("app.match.playban", "PlaybanJSON"),
+    "current_playban": ("app.match.playban", "current_json"),
+    "playbanned_among": ("app.match.playban", "playbanned_among"),
+    "refuse_playban": ("app.match.playban", "refuse_playban"),
+    "vacation_status": ("app.match.vacation", "status"),
+    "vacation_page_router": ("app.match.vacation_routes", "page_router"),
+    "vacation_router": ("app.match.vacation_routes", "router"),
 })

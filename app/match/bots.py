@@ -6,8 +6,6 @@ bot's username (taken before such names were reserved) is never seated or moved 
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -15,6 +13,7 @@ from sqlalchemy.orm import Session
 from app.db.models import MAX_ROW_ID, Match, MatchPlayer, User
 from app.kernel.errors import Conflict, Invalid, NotFound
 from app.kernel.identity import Identity
+from app.kernel.json_types import JSONObject
 from app.match import store
 from app.match.records import MatchRecord
 from app.match.service import MatchService
@@ -36,6 +35,15 @@ def level_of(username: str | None) -> str | None:
     if name.startswith("bot-") and name[4:] in BOT_LEVELS:
         return name[4:]
     return None
+
+
+COPY_MARK = "#"
+"""``users.builtin_bot`` of a level's further bots: ``easy#2`` (a tournament may enter several)."""
+
+
+def level_of_key(key: str) -> str:
+    """The level of a ``users.builtin_bot`` value (``easy``, or a copy's ``easy#2``)."""
+    return key.split(COPY_MARK, 1)[0]
 
 
 def builtin_bot_user(session: Session, level: str) -> User | None:
@@ -63,10 +71,36 @@ def ensure_bot_user(session: Session, level: str) -> User:
     return user
 
 
+def ensure_bot_copy(session: Session, level: str, taken: set[int]) -> User:
+    """A built-in bot of ``level`` whose id is not in ``taken``: the level's bot, else its first
+    free copy (``Bot 2 (easy)``, …), created when every one is taken. Each copy is a player of
+    its own (its own rating, its own tournament entry); all play at the level's strength."""
+    first = ensure_bot_user(session, level)
+    if first.id not in taken:
+        return first
+    copies = {user.builtin_bot: user for user in session.scalars(
+        select(User).where(User.builtin_bot.like(f"{level}{COPY_MARK}%")))}
+    number = 2
+    while True:
+        key = f"{level}{COPY_MARK}{number}"
+        user = copies.get(key)
+        if user is None:
+            user = User(name=f"Bot {number} ({level})", kind="bot", builtin_bot=key)
+            try:
+                with session.begin_nested():
+                    session.add(user)
+            except IntegrityError:  # created meanwhile by another request
+                user = session.scalar(select(User).where(User.builtin_bot == key))
+                assert user is not None
+        if user.id not in taken:
+            return user
+        number += 1
+
+
 def bot_levels_by_user(session: Session) -> dict[int, str]:
-    """Built-in bot user id -> level."""
+    """Built-in bot user id -> level (a copy plays at its level's strength)."""
     rows = session.execute(select(User.id, User.builtin_bot).where(User.builtin_bot.is_not(None)))
-    return {user_id: level for user_id, level in rows if level is not None}
+    return {user_id: level_of_key(key) for user_id, key in rows if key is not None}
 
 
 def seat_bots(matches: MatchService, match_id: str, user: Identity, level: str) -> MatchRecord:
@@ -87,7 +121,7 @@ def seat_bots(matches: MatchService, match_id: str, user: Identity, level: str) 
     return matches.announce(match)
 
 
-def bot_move(game_id: str, snapshot: dict[str, Any], seat: int, level: str, seed: int) -> str:
+def bot_move(game_id: str, snapshot: JSONObject, seat: int, level: str, seed: int) -> str:
     """Runs in a worker process: the bot sees only what its seat may know (determinization)."""
     state = registry.get(game_id).from_json(snapshot)
     return choose_move(state, seat, level, seed)

@@ -7,16 +7,22 @@ background task (see app/match/timeouts.py) watches even when nobody is connecte
 
 Clocks start once every seat has moved once; before that a generous first-move deadline applies,
 and missing it aborts the match (no result, no rating) as on Lichess.
+
+A correspondence clock also knows which seats are on vacation (``away``, app/match/vacation.py):
+while the seat to move is away its clock stands still — ``paused_ms`` keeps what was left and
+there is no deadline — and it runs on from there when the seat comes back.
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any, Literal, TypedDict
+from typing import Literal, TypedDict, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from app.db.json_shapes import StoredClock, StoredTimeControl
 from app.kernel.errors import Invalid
+from app.kernel.json_types import JSONObject
 
 DAY_MS = 24 * 3600 * 1000
 FIRST_MOVE_MS = {"realtime": 60_000, "correspondence": DAY_MS}
@@ -42,7 +48,7 @@ class TimeControl(BaseModel):
         return self
 
 
-def parse_time_control(data: TimeControl | dict[str, Any] | None) -> dict[str, Any] | None:
+def parse_time_control(data: TimeControl | JSONObject | None) -> StoredTimeControl | None:
     """The normalised stored form, or None for untimed games; raises Invalid on bad input."""
     if isinstance(data, TimeControl):
         data = data.model_dump(exclude_none=True)
@@ -70,6 +76,7 @@ class PublicClock(TypedDict):
     first_move_ms: int | None  # before that: what is left of the first-move deadline
     as_of: str
     kind: str  # the time control's kind
+    paused: bool  # the seat to move is on vacation: its clock stands still
 
 
 def _iso(moment: datetime) -> str:
@@ -80,7 +87,7 @@ def _parse(moment: str) -> datetime:
     return datetime.fromisoformat(moment)
 
 
-def new_clock(control: dict[str, Any] | None, num_seats: int, now: datetime) -> dict[str, Any] | None:
+def new_clock(control: StoredTimeControl | None, num_seats: int, now: datetime) -> StoredClock | None:
     if control is None:
         return None
     budget = control["initial_ms"] if control["kind"] == "realtime" else control["per_move_ms"]
@@ -88,10 +95,10 @@ def new_clock(control: dict[str, Any] | None, num_seats: int, now: datetime) -> 
             "running": False, "moved": []}
 
 
-def deadline(control: dict[str, Any] | None, clock: dict[str, Any] | None,
+def deadline(control: StoredTimeControl | None, clock: StoredClock | None,
              to_move: int | None) -> datetime | None:
     """When the seat to move runs out (before clocks run: the first-move deadline)."""
-    if control is None or clock is None or to_move is None:
+    if control is None or clock is None or to_move is None or "paused_ms" in clock:
         return None
     started = _parse(clock["turn_started_at"])
     if not clock["running"]:
@@ -99,9 +106,9 @@ def deadline(control: dict[str, Any] | None, clock: dict[str, Any] | None,
     return started + timedelta(milliseconds=clock["remaining_ms"][to_move])
 
 
-def after_move(control: dict[str, Any] | None, clock: dict[str, Any] | None, seat: int,
+def after_move(control: StoredTimeControl | None, clock: StoredClock | None, seat: int,
                next_to_move: int | None, num_seats: int, now: datetime
-               ) -> tuple[dict[str, Any] | None, int]:
+               ) -> tuple[StoredClock | None, int]:
     """(the clock after ``seat`` moved at ``now``, milliseconds the move took)."""
     if control is None or clock is None:
         return clock, 0
@@ -115,15 +122,54 @@ def after_move(control: dict[str, Any] | None, clock: dict[str, Any] | None, sea
     running = clock["running"] or len(moved) == num_seats
     if control["kind"] == "correspondence" and next_to_move is not None:
         remaining[next_to_move] = control["per_move_ms"]
-    after = {"remaining_ms": remaining, "turn_started_at": _iso(now), "running": running,
-             "moved": moved}
+    after: StoredClock = {"remaining_ms": remaining, "turn_started_at": _iso(now),
+                          "running": running, "moved": moved}
     if berserk:
         after["berserk"] = berserk
+    away = clock.get("away")
+    if away:
+        paused = with_away(control, after, next_to_move, away, now)
+        assert paused is not None
+        after = paused
     return after, spent
 
 
-def berserked(control: dict[str, Any] | None, clock: dict[str, Any] | None,
-              seat: int) -> dict[str, Any] | None:
+def _budget_ms(control: StoredTimeControl, clock: StoredClock, to_move: int) -> int:
+    """The whole time of the turn of ``to_move``: its clock, or the first-move allowance."""
+    if clock["running"]:
+        return int(clock["remaining_ms"][to_move])
+    return FIRST_MOVE_MS[control["kind"]]
+
+
+def with_away(control: StoredTimeControl | None, clock: StoredClock | None,
+              to_move: int | None, away: list[int], now: datetime) -> StoredClock | None:
+    """The clock with ``away`` as the seats on vacation, at ``now``: paused if the seat to move
+    is away (what was left is kept in ``paused_ms``), running on from where it stood if it was
+    paused and the seat is back (the turn's start moves forward by the pause, so the deadline
+    and the time the move took leave the vacation out). Only correspondence clocks pause."""
+    if control is None or clock is None or control["kind"] != "correspondence":
+        return clock
+    after = cast(StoredClock, {k: v for k, v in clock.items() if k not in ("away", "paused_ms")})
+    if away:
+        after["away"] = sorted(set(away))
+    paused = clock.get("paused_ms")
+    if to_move is None:
+        return after
+    if to_move in away:
+        if paused is not None:
+            after["paused_ms"] = paused
+        else:
+            limit = deadline(control, clock, to_move)
+            assert limit is not None
+            after["paused_ms"] = max(0, int((limit - now).total_seconds() * 1000))
+    elif paused is not None:
+        budget = _budget_ms(control, after, to_move)
+        after["turn_started_at"] = _iso(now - timedelta(milliseconds=budget - int(paused)))
+    return after
+
+
+def berserked(control: StoredTimeControl | None, clock: StoredClock | None,
+              seat: int) -> StoredClock | None:
     """The clock after ``seat`` goes berserk (arena, before its first move): half its time, and
     no increment from then on. None when it cannot: no real-time clock, the seat has moved or
     already went berserk."""
@@ -137,12 +183,19 @@ def berserked(control: dict[str, Any] | None, clock: dict[str, Any] | None,
             "berserk": sorted({*clock.get("berserk", []), seat})}
 
 
-def public_clock(control: dict[str, Any] | None, clock: dict[str, Any] | None,
+def public_clock(control: StoredTimeControl | None, clock: StoredClock | None,
                  to_move: int | None, now: datetime) -> PublicClock | None:
     """What clients see: remaining time per seat as of ``now`` and which clock is ticking."""
     if control is None or clock is None:
         return None
     remaining = list(clock["remaining_ms"])
+    paused = clock.get("paused_ms")
+    if paused is not None and to_move is not None:
+        if clock["running"]:
+            remaining[to_move] = int(paused)
+        return {"remaining_ms": remaining, "ticking": None, "running": clock["running"],
+                "first_move_ms": None if clock["running"] else int(paused),
+                "as_of": now.isoformat() + "Z", "kind": control["kind"], "paused": True}
     ticking = to_move if clock["running"] else None
     if ticking is not None:
         elapsed = int((now - _parse(clock["turn_started_at"])).total_seconds() * 1000)
@@ -154,4 +207,4 @@ def public_clock(control: dict[str, Any] | None, clock: dict[str, Any] | None,
         first_move_deadline = max(0, int((limit - now).total_seconds() * 1000))
     return {"remaining_ms": remaining, "ticking": ticking, "running": clock["running"],
             "first_move_ms": first_move_deadline, "as_of": now.isoformat() + "Z",
-            "kind": control["kind"]}
+            "kind": control["kind"], "paused": False}

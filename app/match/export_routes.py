@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Query
-from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
 
 from app.db.deps import SessionDep
 from app.db.one_hop import OneHopRoute
+from app.http.caching import NOT_MODIFIED, conditional, json_body
 from app.http.doors import Reader
 from app.match.game_records import build_record, export_text
+from app.match.schemas import GameRecordOut
 
 router = APIRouter(route_class=OneHopRoute, tags=["matches"])
 
@@ -40,9 +42,11 @@ TEXT_EXAMPLE = """[Format "stepwell-record 1"]
 
 
 @router.get("/matches/{match_id}/export", responses={200: {
+    "model": GameRecordOut,
     "description": "The game record: JSON (`format=json`) or text (`format=text`).",
-    "content": {"application/json": {}, "text/plain": {"example": TEXT_EXAMPLE}}}})
-def export_match(match_id: str, session: SessionDep, viewer: Reader,
+    "content": {"text/plain": {"schema": {"type": "string"}, "example": TEXT_EXAMPLE}}},
+    **NOT_MODIFIED})
+def export_match(match_id: str, session: SessionDep, viewer: Reader, request: Request,
                  format: Literal["json", "text"] = Query("json", description=(
                      "`json`: tags and moves as data; `text`: PGN-like tag pairs and numbered "
                      "moves, readable and re-importable."))) -> Response:
@@ -50,10 +54,11 @@ def export_match(match_id: str, session: SessionDep, viewer: Reader,
     date, time control, result and reason, and every move in canonical notation. The seed that
     fixes shuffles is given once the match is over (or always for games without chance), as a
     decimal string in JSON (`"seed": "3402…"`: 128 bits do not fit a JSON number).
-    403 `match_sealed`: see `GET /matches/{id}`."""
+    403 `match_sealed`: see `GET /matches/{id}`. With the answer's `ETag` in `If-None-Match`,
+    304 while the record is unchanged (a finished match's never changes)."""
     record: dict[str, Any] = build_record(session, match_id, viewer.id if viewer else None)
     filename = f"stepwell-{record['game']}-{record['match_id']}"
     if format == "text":
-        return PlainTextResponse(export_text(record), headers={
-            "Content-Disposition": f'inline; filename="{filename}.txt"'})
-    return JSONResponse(record)
+        return conditional(request, export_text(record).encode(), "text/plain; charset=utf-8",
+                           {"Content-Disposition": f'inline; filename="{filename}.txt"'})
+    return conditional(request, json_body(record), "application/json")

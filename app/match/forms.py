@@ -3,16 +3,17 @@ form fields the same way on every page that offers a game."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from app.kernel import i18n
+from app.kernel.json_types import JSONObject
 from app.web.forms import form_int
 from games import registry
 
 OPTION_PREFIX = "opt_"
 
 # The time controls offered in the forms: value -> (label, time control for the API).
-CLOCK_PRESETS: dict[str, tuple[str, dict[str, Any] | None]] = {
+CLOCK_PRESETS: dict[str, tuple[str, JSONObject | None]] = {
     "none": (i18n.N_("No clock"), None),
     "rt:3:2": ("3+2", {"kind": "realtime", "minutes": 3, "increment": 2}),
     "rt:5:3": ("5+3", {"kind": "realtime", "minutes": 5, "increment": 3}),
@@ -26,11 +27,25 @@ CLOCK_PRESETS: dict[str, tuple[str, dict[str, Any] | None]] = {
 }
 
 
-def option_fields(game_id: str) -> list[dict[str, Any]]:
+class OptionField(TypedDict):
+    """One of a game's options as a form field (the pages' templates draw it)."""
+
+    name: str
+    kind: str  # select, checkbox or number
+    title: str
+    description: str
+    choices: list[object]  # a select's values, as the game's schema lists them
+    default: object
+    choice_labels: list[str]
+    minimum: int | None
+    maximum: int | None
+
+
+def option_fields(game_id: str) -> list[OptionField]:
     """Form fields for a game's options, derived from its options schema (arrays stay API-only)."""
     described = registry.get(game_id).describe()
     schema, defaults = described["options"], described["defaults"]
-    fields = []
+    fields: list[OptionField] = []
     for name, spec in schema.get("properties", {}).items():
         spec = _resolve(spec, schema)
         if "enum" in spec:
@@ -45,6 +60,8 @@ def option_fields(game_id: str) -> list[dict[str, Any]]:
         fields.append({"name": name, "kind": kind, "title": title,
                        "description": spec.get("description", ""),
                        "choices": spec.get("enum", []), "default": defaults.get(name),
+                       "choice_labels": [i18n.choice_label(registry.get(game_id), choice)
+                                         for choice in spec.get("enum", [])],
                        "minimum": spec.get("minimum"), "maximum": spec.get("maximum")})
     return fields
 
@@ -59,10 +76,10 @@ def _resolve(spec: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
     return spec
 
 
-def options_from_form(game_id: str, form: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+def options_from_form(game_id: str, form: JSONObject, prefix: str = "") -> JSONObject:
     """The game's options from a form's ``<prefix>opt_<name>`` fields (a form offering several
     games prefixes each game's fields with ``<game>:``)."""
-    options: dict[str, Any] = {}
+    options: JSONObject = {}
     for field in option_fields(game_id):
         raw = form.get(prefix + OPTION_PREFIX + field["name"])
         if field["kind"] == "checkbox":
@@ -78,11 +95,12 @@ def options_from_form(game_id: str, form: dict[str, Any], prefix: str = "") -> d
     return options
 
 
-def seat_from_form(form: dict[str, Any]) -> int | str:
+def seat_from_form(form: JSONObject) -> int | str:
     raw = str(form.get("seat", "0"))
     number = form_int(raw, minimum=0)
     return "random" if raw == "random" else 0 if number is None else number
 
 
-def clock_from_form(form: dict[str, Any]) -> dict[str, Any] | None:
+def clock_from_form(form: JSONObject) -> JSONObject | None:
+    """The time control a form's ``clock`` preset stands for, as the API takes it."""
     return CLOCK_PRESETS.get(str(form.get("clock", "none")), CLOCK_PRESETS["none"])[1]

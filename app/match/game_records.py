@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Match, Move
 from app.kernel.errors import NotFound
+from app.kernel.json_types import JSONObject
 from app.match import sealing
 from app.match.option_privacy import public_options
 from app.match.ratings import get_rating, rating_json
@@ -68,7 +69,7 @@ def _iso(moment: Any) -> str | None:
     return None if moment is None else moment.isoformat() + "Z"
 
 
-def build_record(session: Session, match_id: str, viewer_id: int | None = None) -> dict[str, Any]:
+def build_record(session: Session, match_id: str, viewer_id: int | None = None) -> JSONObject:
     """The JSON game record of one match, as anyone may see it (a sealed match: its seated
     players only, and without the seed until it opens)."""
     match = session.get(Match, match_id)
@@ -192,7 +193,7 @@ def record_tags(record: dict[str, Any]) -> list[tuple[str, str]]:
     return tags
 
 
-def export_text(record: dict[str, Any]) -> str:
+def export_text(record: JSONObject) -> str:
     """The readable, re-importable text form of a JSON game record."""
     lines = [f'[{name} "{_escape(value)}"]' for name, value in record_tags(record)]
     lines.append("")

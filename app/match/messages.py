@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field
 
-from app.match.schemas import MatchOut, ResultOut, SeatOut, UserOut
+from app.match.schemas import MatchOut, RatingOut, ResultOut, SeatOut, UserOut
 from app.realtime.messages import Message
 
 
@@ -25,20 +25,22 @@ class ClockMessage(Message):
     """Remaining time per seat as of `as_of`; `ticking` is the seat whose clock runs."""
 
     type: Literal["clock"]
-    ply: int
+    ply: int = Field(ge=0)
     remaining_ms: list[int]
     ticking: int | None
     running: bool
     first_move_ms: int | None = Field(description="Left before an unstarted match aborts.")
     as_of: str
     kind: Literal["realtime", "correspondence"]
+    paused: bool = Field(default=False, description=(
+        "The seat to move is on vacation: its correspondence clock stands still."))
 
 
 class OfferMessage(Message):
     """Pending offers changed: kind -> seats that agreed (`rematch_match` once a rematch exists)."""
 
     type: Literal["offer"]
-    ply: int
+    ply: int = Field(ge=0)
     offers: dict[str, Any]
 
 
@@ -55,7 +57,7 @@ class AckMessage(Message):
 
     type: Literal["ack"]
     id: str | int | None = None
-    ply: int
+    ply: int = Field(ge=0)
     version: int | None = Field(default=None, description="The match's new version.")
 
 
@@ -85,18 +87,23 @@ class _LiveType(Message):
 
 
 class RatedUserOut(UserOut):
-    rating: dict[str, Any] | None = Field(default=None, description=(
-        "Accounts and bots: `mu`, `sigma`, `games`, `provisional`, `display`."))
+    rating: RatingOut | None = Field(default=None, description="Accounts and bots only.")
 
 
 class RatedSeatOut(SeatOut):
     user: RatedUserOut | None
 
 
-class LiveMatchMessage(MatchOut, _LiveType):
+class LiveMatchOut(MatchOut):
+    """A match in play: its public (spectator) view, the players' ratings and how many watch
+    it (`GET /api/v1/live`)."""
+
+    seats: list[RatedSeatOut]  # type: ignore[assignment]  # the same seats, with ratings
+    spectators: int = Field(ge=0)
+
+
+class LiveMatchMessage(LiveMatchOut, _LiveType):
     """A match in play changed: its public (spectator) view, the players' ratings and how many
     watch it."""
 
     model_config = ConfigDict(extra="allow")
-    seats: list[RatedSeatOut]  # type: ignore[assignment]  # the same seats, with ratings
-    spectators: int

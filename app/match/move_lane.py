@@ -11,10 +11,12 @@ what the route does, in the same order, with the same functions:
 1. the caller is resolved by the gate (``resolve_principal`` from its cache) and admitted with
    the ``play`` scope (``admit``);
 2. the body is read as the route's :class:`~app.match.schemas.MoveIn`;
-3. one ``moves`` hit is counted on the caller's key (``ratelimit.count_verified``);
+3. the caller's refused moves in the match are held to the ``moves`` limit, and a refusal is
+   counted (``ratelimit.move_quota``);
 4. the move is played in one worker-thread hop, in the caller's language, with the service the
    route gets (``app_match_service``), and answered with the route's response model;
-5. a refusal is answered by the app's own exception handlers, as the route's would be.
+5. a refusal is answered by the app's own exception handlers, as the route's would be (a
+   database away or saturated is ``on_database_error``'s 503).
 
 Everything else — no or unknown token, a cookie, another content type, a body the model
 refuses, a caller the door would refuse — goes to the app's stack untouched (the body read here
@@ -26,18 +28,16 @@ it under the route's template.
 
 from __future__ import annotations
 
-import asyncio
 import re
 from typing import Any
 
 import orjson
 from fastapi.routing import APIRoute
 from pydantic import TypeAdapter, ValidationError
-from sqlalchemy import exc as sa_exc
 from starlette.requests import HTTPConnection, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.db.one_hop import as_server_busy, is_busy_error
+from app.db.one_hop import hop
 from app.http import ratelimit
 from app.http.credentials import bearer_token
 from app.http.doors import admit
@@ -48,12 +48,11 @@ from app.kernel import i18n
 from app.kernel.errors import ServiceError
 from app.kernel.identity import Identity
 from app.match.deps import app_match_service
-from app.match.payloads import match_payload
+from app.match.payloads import move_answer
 from app.match.schemas import MatchOut, MoveIn
 
 PATH = re.compile(r"/api/v1/matches/([^/]+)/moves")
 ROUTE = "/api/v1/matches/{match_id}/moves"
-RATE_LIMIT = "moves"
 ANSWER = TypeAdapter(MatchOut)
 """The route's response model: the lane answers with the same validation and encoding."""
 
@@ -65,15 +64,11 @@ def _json_body(headers: Any) -> bool:
 
 
 def _play(app: ASGIApp, match_id: str, user: Identity, body: MoveIn) -> bytes:
-    """The route's body in one worker thread: play, then the mover's answer, encoded."""
+    """The route's body in one worker thread: play, then the mover's answer, encoded. A
+    database error goes up as it is: the app's handler answers it (a busy one is a 503)."""
     with app.state.session_factory() as session:  # type: ignore[attr-defined]
-        try:
-            record = app_match_service(app, session).play(match_id, user, body.move, body.ply)
-        except (sa_exc.TimeoutError, sa_exc.DBAPIError) as error:  # as the route's hop does
-            if is_busy_error(error):
-                raise as_server_busy(error) from error
-            raise
-    return ANSWER.dump_json(ANSWER.validate_python(match_payload(record, user.id)))
+        record = app_match_service(app, session).play(match_id, user, body.move, body.ply)
+    return ANSWER.dump_json(ANSWER.validate_python(move_answer(record, user.id)))
 
 
 class MoveLane:
@@ -125,10 +120,8 @@ class MoveLane:
                     caller: Principal, match_id: str, move: MoveIn) -> None:
         assert caller.user is not None
         try:
-            wait = ratelimit.count_verified(connection, RATE_LIMIT, caller)
-            if wait is not None:
-                raise ratelimit.RateLimited(wait)
-            answer = await asyncio.to_thread(_play, scope["app"], match_id, caller.user, move)
+            with ratelimit.move_quota(connection, caller, match_id):
+                answer = await hop(_play, scope["app"], match_id, caller.user, move)
         except Exception as error:
             await _refused(scope, receive, send, error)
             return

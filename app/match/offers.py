@@ -10,11 +10,12 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
+from app.db.json_shapes import StoredClock
 from app.db.models import Move
 from app.kernel.errors import Conflict, Invalid
 from app.kernel.identity import Identity
 from app.kernel.timesource import now
-from app.match import clocks, results, store
+from app.match import clocks, playban, results, store
 from app.match.option_privacy import without_fixed_deal
 from app.match.records import MatchRecord
 from app.match.service import MatchService, validate_setup
@@ -71,11 +72,13 @@ class OfferService:
         reason = self.allowed(match, kind)
         if reason:
             raise Conflict(reason, code="offer_not_allowed")
+        if kind == "rematch" and match.rated:  # a rated rematch is a rated game starting
+            playban.refuse_playban(self.session, user.id, [p.user_id for p in match.players])
         offers = dict(match.offers or {})
         if kind == "takeback" and kind not in offers and not self._last_move_of(match, seat):
             raise Conflict("You have no move to take back.", code="offer_not_allowed")
         agreed = set(offers.get(kind, [])) | {seat}
-        if self._everyone_agrees(match, agreed):
+        if self._everyone_agrees(match, kind, agreed):
             return self._carry_out(match, kind, seat)
         offers[kind] = sorted(agreed)
         return self.matches.commit(match, {"offers": offers})
@@ -98,9 +101,16 @@ class OfferService:
         del offers[kind]
         return self.matches.commit(match, {"offers": offers})
 
-    def _everyone_agrees(self, match: store.AnyMatch, agreed: set[int]) -> bool:
-        still_in = {s for s in range(match.num_seats) if s not in (match.eliminated or [])}
-        return still_in <= agreed
+    @staticmethod
+    def _everyone_agrees(match: store.AnyMatch, kind: str, agreed: set[int]) -> bool:
+        """Offers in play need the seats still in; a rematch needs every seated player, one who
+        resigned or timed out included (they would sit in the new game). A built-in bot, the
+        server itself, always agrees to a rematch."""
+        if kind == "rematch":
+            needed = {p.seat for p in match.players if p.user.builtin_bot is None}
+        else:
+            needed = {s for s in range(match.num_seats) if s not in (match.eliminated or [])}
+        return needed <= agreed
 
     def _last_move_of(self, match: store.AnyMatch, seat: int) -> Move | None:
         return self.session.scalar(select(Move).where(Move.match_id == match.id, Move.seat == seat)
@@ -135,17 +145,20 @@ class OfferService:
             raise Conflict("There is no move to take back.", code="no_offer")
         keep = last.ply - 1
         *_, (_, state) = self.matches.replayed_states(match, upto_ply=keep)
-        clock = dict(match.clock) if match.clock else None
-        if clock:
-            clock["turn_started_at"] = now().isoformat()
+        clock: StoredClock | None = None
+        if match.clock:
+            stopped: StoredClock = {**match.clock, "turn_started_at": now().isoformat()}
+            stopped.pop("paused_ms", None)  # paused again below if the seat now to move is away
+            clock = clocks.with_away(match.time_control, stopped, state.to_move,
+                                     stopped.get("away", []), now())
         previous = self.session.scalar(select(Move).where(Move.match_id == match.id,
                                                           Move.ply == keep)) if keep else None
         return self.matches.commit(
             match, {"ply": keep, "snapshot": state.to_json(), "offers": offers, "clock": clock,
                     "deadline_at": clocks.deadline(match.time_control, clock, state.to_move)},
             delete_after_ply=keep,
-            last_move_after=previous and {"ply": previous.ply, "seat": previous.seat,
-                                          "move": previous.move})
+            last_move_after=None if previous is None else {
+                "ply": previous.ply, "seat": previous.seat, "move": previous.move})
 
     def _rematch(self, match: store.AnyMatch, offers: dict[str, Any]) -> MatchRecord:
         """A new match between the same players with the seats rotated (colours swapped).

@@ -8,30 +8,101 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import NotRequired, TypedDict, cast
 
+from app.db.json_shapes import StoredTimeControl
+from app.kernel.json_types import JSONObject
 from app.kernel.timesource import now
 from app.match import clocks, store
+from app.match.clocks import PublicClock
 from app.match.messages import ClockMessage, OfferMessage, ResultMessage, StateMessage
 from app.match.offers import offer_kinds
 from app.match.option_privacy import has_fixed_deal, public_options
-from app.match.records import MatchHeader, MatchRecord
+from app.match.ratings import RatingJSON
+from app.match.records import LastMove, MatchHeader, MatchRecord
 from app.realtime.messages import Message, Wire, encode
 from games import State, registry
 
 
-def match_payload(record: MatchRecord, viewer_id: int | None) -> dict[str, Any]:
+class SeatUser(TypedDict):
+    id: int
+    name: str | None
+    kind: str | None
+    rating: NotRequired[RatingJSON]  # on the Watch list (``live_item``) only
+
+
+class SeatJSON(TypedDict):
+    seat: int
+    user: SeatUser | None  # None: the seat is free
+    vacation: bool  # a correspondence seat whose player is away
+
+
+class PayloadHead(TypedDict):
+    """The fields of a payload before the seat's own (``MatchOut`` documents them all)."""
+
+    id: str
+    game: str
+    options: JSONObject  # the public ones
+    fixed_deal: bool
+    status: str
+    seats: list[SeatJSON]
+    ply: int
+    version: int
+    to_move: int | None
+
+
+class PayloadTail(TypedDict):
+    """The fields of a payload after the seat's own."""
+
+    last_move: LastMove | None
+    result: JSONObject | None
+    rated: bool
+    time_control: StoredTimeControl | None
+    clock: PublicClock | None
+    offers: JSONObject
+    eliminated: list[int]
+    rematch_of: str | None
+    tournament: str | None
+    sealed: bool
+    offer_kinds: list[str]
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+
+
+class MatchPayload(PayloadHead, PayloadTail):
+    """A match as one viewer may see it: the REST answer, the ``state`` message, a page's data."""
+
+    your_seat: int | None
+    view: JSONObject | None  # the game's view for the seat (None: a sealed match's change)
+    legal_moves: list[str]
+
+
+class LiveItem(MatchPayload):
+    """One match of the Watch list."""
+
+    spectators: int
+
+
+def match_payload(record: MatchRecord, viewer_id: int | None) -> MatchPayload:
     return seat_payload(record, record.seat_of(viewer_id))
 
 
+def move_answer(record: MatchRecord, mover_id: int) -> MatchPayload:
+    """The answer to the move that made ``record``: the mover's payload from the parts every
+    seat shares, which the publisher has just built for this version (its clock as of that
+    publish, an instant before), instead of building them a second time."""
+    return seat_payload(record, record.seat_of(mover_id), version_wide=True)
+
+
 def seat_payload(record: MatchRecord, seat: int | None, *, version_wide: bool = False
-                 ) -> dict[str, Any]:
+                 ) -> MatchPayload:
     """The match as the holder of ``seat`` sees it (``None``: a spectator).
 
     ``version_wide``: take what every seat sees alike (players, options, clock, offers…) from
     the record's first payload instead of building it again: the publisher's spectator view
     and each seat's message after a move share it (the clock then shows its time as of the
-    publish, with ``as_of`` saying when). A REST answer builds its own, as of now."""
+    publish, with ``as_of`` saying when). Other REST answers build their own, as of now."""
     state = store.state_of(record)
     head, tail = _shared_parts(record, state) if version_wide else _parts(record, state)
     to_move = head["to_move"]
@@ -39,7 +110,7 @@ def seat_payload(record: MatchRecord, seat: int | None, *, version_wide: bool = 
     return {**head, "your_seat": seat, "view": state.view(seat), "legal_moves": legal, **tail}
 
 
-Parts = tuple[dict[str, Any], dict[str, Any]]
+Parts = tuple[PayloadHead, PayloadTail]
 _PARTS = "parts"
 
 
@@ -54,7 +125,8 @@ def _shared_parts(record: MatchRecord, state: State) -> Parts:
 def _parts(record: MatchRecord, state: State) -> Parts:
     """What every seat sees alike, before and after the seat's own fields."""
     to_move = state.to_move if record.status == "active" else None
-    head = {
+    away = (record.clock.get("away") if record.clock else None) or ()
+    head: PayloadHead = {
         "id": record.id,
         "game": record.game,
         "options": public_options(record.game, record.options),
@@ -65,6 +137,7 @@ def _parts(record: MatchRecord, state: State) -> Parts:
                 "seat": s.seat,
                 "user": None if s.user_id is None
                 else {"id": s.user_id, "name": s.name, "kind": s.kind},
+                "vacation": s.seat in away,
             }
             for s in record.seats
         ],
@@ -72,7 +145,7 @@ def _parts(record: MatchRecord, state: State) -> Parts:
         "version": record.version,
         "to_move": to_move,
     }
-    tail = {
+    tail: PayloadTail = {
         "last_move": record.last_move,
         "result": record.result,
         "rated": record.rated,
@@ -91,7 +164,14 @@ def _parts(record: MatchRecord, state: State) -> Parts:
     return head, tail
 
 
-def view_of(known: Known, seat: int | None) -> dict[str, Any]:
+def unvalidated(payload: MatchPayload) -> JSONObject:
+    """A payload as the keyword values of a message's ``model_construct``, which fills the
+    message without validating: the nested parts stay the dicts they were built as, and are
+    encoded as such (a test validates the result against the published schema)."""
+    return cast(JSONObject, payload)
+
+
+def view_of(known: Known, seat: int | None) -> MatchPayload:
     """The payload for ``seat`` from whichever form of the match a connection holds."""
     if isinstance(known, MatchRecord):
         return seat_payload(known, seat, version_wide=True)
@@ -107,16 +187,17 @@ def to_move_of(known: Known) -> int | None:
     return known.to_move
 
 
-def live_item(known: Known, seat_ratings: dict[int, dict[str, Any]],
-              spectators: int) -> dict[str, Any]:
+def live_item(known: Known, seat_ratings: dict[int, RatingJSON], spectators: int) -> LiveItem:
     """One match of the Watch list — the same item over REST (``GET /api/v1/live``) and over the
     live socket: the public view, the players' ratings and the spectator count. The public
     view may be shared by many sockets: its seats are copied before the ratings go in."""
     public = view_of(known, None)
-    seats = [{**s, "user": None if s["user"] is None else {**s["user"]}} for s in public["seats"]]
+    seats: list[SeatJSON] = [{**s, "user": None if s["user"] is None else {**s["user"]}}
+                             for s in public["seats"]]
     for seat, rating in seat_ratings.items():
-        if seats[seat]["user"] is not None:
-            seats[seat]["user"]["rating"] = rating
+        user = seats[seat]["user"]
+        if user is not None:
+            user["rating"] = rating
     return {**public, "seats": seats, "spectators": spectators}
 
 
@@ -129,15 +210,15 @@ class MatchChange(MatchHeader):
     tournament job need only its header; the Watch list skips it)."""
 
     to_move: int | None
-    public: dict[str, Any]
+    public: MatchPayload
 
     @classmethod
-    def of(cls, record: MatchRecord, data: dict[str, Any] | None = None) -> MatchChange:
+    def of(cls, record: MatchRecord, data: JSONObject | None = None) -> MatchChange:
         """``data``: ``record.to_json()`` when the caller has it already (the publisher does)."""
         return cls.from_json(cls.json_of(record, data or record.to_json()))
 
     @staticmethod
-    def json_of(record: MatchRecord, data: dict[str, Any]) -> dict[str, Any]:
+    def json_of(record: MatchRecord, data: JSONObject) -> JSONObject:
         """The change as the bus carries it (what ``of(record).to_json()`` gives), built
         directly from ``data`` = ``record.to_json()``: no dataclass in between to copy back."""
         public = seat_payload(record, None, version_wide=True)
@@ -179,7 +260,7 @@ def seat_message(known: Known, seat: int | None) -> SeatMessage:
         view = view_of(known, seat)
         clock = view.get("clock")
         found = built[seat] = SeatMessage(
-            encode(StateMessage.model_construct(type="state", **view)),
+            encode(StateMessage.model_construct(type="state", **unvalidated(view))),
             None if clock is None else encode(ClockMessage.model_validate(
                 {"type": "clock", "ply": known.ply, **clock})))
     return found

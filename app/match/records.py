@@ -6,16 +6,44 @@ A record holds secrets (the engine snapshot); it never leaves the server as is: 
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Self, TypedDict
+from typing import Any, Self, TypedDict
 
+from app.db.json_shapes import StoredClock, StoredTimeControl
 from app.db.models import Match
+from app.kernel.json_types import JSONObject
 from games import State, registry
 
-if TYPE_CHECKING:
-    from app.match.store import MatchRow
+
+class MatchValues(TypedDict, total=False):
+    """The columns one change writes to a match (``store.commit``; it adds ``version`` and
+    ``updated_at`` itself)."""
+
+    status: str
+    ply: int
+    snapshot: JSONObject  # the game's ``State.to_json()``
+    result: JSONObject | None  # the game's ``Result.to_json()``
+    clock: StoredClock | None
+    offers: JSONObject | None  # kind -> seats that agreed; ``rematch_match`` once there is one
+    deadline_at: datetime | None
+    started_at: datetime | None
+    finished_at: datetime | None
+    updated_at: datetime
+    eliminated: list[int]
+    version: int
+
+
+class MoveValues(TypedDict):
+    """One move row as ``store.commit`` appends it."""
+
+    match_id: str
+    ply: int
+    seat: int
+    move: str
+    time_spent_ms: int | None
+    created_at: datetime
 
 
 class LastMove(TypedDict):
@@ -26,12 +54,82 @@ class LastMove(TypedDict):
     move: str
 
 
+class CommitOptions(TypedDict, total=False):
+    """``store.commit``'s keyword options: a takeback's rows to drop and the last move it leaves,
+    and the engine state the new snapshot was made from."""
+
+    delete_after_ply: int | None
+    last_move_after: LastMove | None
+    state: State | None
+
+
+@dataclass(slots=True)
+class PlayerRow:
+    """One taken seat as ``read`` found it; ``user`` is itself, so code written for the ORM's
+    ``player.user.name`` reads it unchanged."""
+
+    seat: int
+    user_id: int
+    name: str
+    kind: str
+    username: str | None
+    builtin_bot: str | None  # a built-in bot's level
+
+    @property
+    def user(self) -> PlayerRow:
+        return self
+
+
+@dataclass(slots=True)
+class MatchRow:
+    """A match row and its seats, as ``store.read`` reads them without the ORM (why: that
+    module's docstring). Mutable, like the ORM object it stands for, but never flushed: changes
+    go through ``store.commit``."""
+
+    id: str
+    game: str
+    options: JSONObject
+    seed: int
+    num_seats: int
+    status: str
+    rated: bool
+    time_control: StoredTimeControl | None
+    clock: StoredClock | None
+    deadline_at: datetime | None
+    offers: JSONObject | None
+    eliminated: list[Any]
+    version: int
+    rematch_of: str | None
+    sealed: bool
+    tournament_id: str | None
+    rules_version: int
+    ply: int
+    snapshot: JSONObject
+    result: JSONObject | None
+    created_by: int | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    updated_at: datetime
+    players: list[PlayerRow]
+
+
 @dataclass(frozen=True)
 class SeatRecord:
     seat: int
     user_id: int | None
     name: str | None
     kind: str | None
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(kind: type) -> tuple[str, ...]:
+    found = _FIELD_NAMES.get(kind)
+    if found is None:
+        found = _FIELD_NAMES[kind] = tuple(f.name for f in fields(kind))
+    return found
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -41,20 +139,20 @@ class MatchHeader:
 
     id: str
     game: str
-    options: dict[str, Any]
+    options: JSONObject
     num_seats: int
     status: str
     ply: int
-    result: dict[str, Any] | None
+    result: JSONObject | None
     seats: list[SeatRecord]
     created_at: str
     started_at: str | None = None
     finished_at: str | None = None
     last_move: LastMove | None = field(default=None)
     rated: bool = False
-    time_control: dict[str, Any] | None = None
-    clock: dict[str, Any] | None = None
-    offers: dict[str, Any] | None = None
+    time_control: StoredTimeControl | None = None
+    clock: StoredClock | None = None
+    offers: JSONObject | None = None
     eliminated: list[int] = field(default_factory=list)
     rematch_of: str | None = None
     version: int = 0
@@ -77,15 +175,18 @@ class MatchHeader:
                 return seat.seat
         return None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """A shallow dict (the seats as dicts): ``asdict`` deep-copied the whole snapshot, twice
-        a move once the bus carried two forms of it (profiled: 8 % of the server's CPU)."""
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
-        data["seats"] = [asdict(seat) for seat in self.seats]
+        a move once the bus carried two forms of it (profiled: 8 % of the server's CPU); the
+        field names are read once per class and the seats written field by field (``asdict``
+        on a seat cost more than the rest of the record)."""
+        data = {name: getattr(self, name) for name in _field_names(type(self))}
+        data["seats"] = [{"seat": s.seat, "user_id": s.user_id, "name": s.name, "kind": s.kind}
+                         for s in self.seats]
         return data
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Self:
+    def from_json(cls, data: JSONObject) -> Self:
         seats = [SeatRecord(**seat) for seat in data["seats"]]
         return cls(**{**data, "seats": seats})
 
@@ -94,7 +195,7 @@ class MatchHeader:
 class MatchRecord(MatchHeader):
     """A match with its engine snapshot: the server's own copy, secrets included."""
 
-    snapshot: dict[str, Any]
+    snapshot: JSONObject
 
     @cached_property
     def state(self) -> State:
@@ -113,6 +214,12 @@ def iso(moment: datetime | None) -> str | None:
 
 
 def record_of(match: Match | MatchRow, last_move: LastMove | None = None) -> MatchRecord:
+    return MatchRecord(**record_fields(match, last_move))
+
+
+def record_fields(match: Match | MatchRow, last_move: LastMove | None = None) -> dict[str, Any]:
+    """The fields of ``record_of(match, last_move)``: a caller that changes some of them (a
+    commit) builds its record once, from these and its changes."""
     taken = {p.seat: p for p in match.players}
     seats = []
     for seat in range(match.num_seats):
@@ -122,7 +229,7 @@ def record_of(match: Match | MatchRow, last_move: LastMove | None = None) -> Mat
             if player
             else SeatRecord(seat, None, None, None)
         )
-    return MatchRecord(
+    return dict(
         id=match.id,
         game=match.game,
         options=dict(match.options),

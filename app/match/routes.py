@@ -4,19 +4,22 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Request, Response
+from pydantic import TypeAdapter
 
 from app.accounts import create_guest as new_guest
 from app.db.deps import SessionDep
 from app.db.one_hop import OneHopRoute
+from app.http.caching import NOT_MODIFIED, conditional
 from app.http.doors import Challenger, Player, PublicDoor, Reader, SignedInReader
 from app.http.errors import ERROR_RESPONSES
-from app.http.ratelimit import rate_limit
-from app.match import schemas
+from app.http.ratelimit import moves_limited, rate_limit
+from app.match import playban, schemas
 from app.match.bots import bot_levels_by_user, seat_bots
 from app.match.deps import Matches
 from app.match.offers import OfferService
-from app.match.payloads import match_payload
+from app.match.payloads import MatchPayload, match_payload, move_answer
+from app.match.playban import PlaybanJSON
 from games import registry
 
 ERRORS = ERROR_RESPONSES  # declared app-wide too (app/http/errors.py); kept for the routers' imports
@@ -24,6 +27,9 @@ ERRORS = ERROR_RESPONSES  # declared app-wide too (app/http/errors.py); kept for
 router = APIRouter(route_class=OneHopRoute, prefix="/api/v1", responses=ERRORS)
 
 OfferKind = Literal["draw", "end", "takeback", "rematch"]
+MATCH_OUT = TypeAdapter(schemas.MatchOut)
+MOVES_OUT = TypeAdapter(list[schemas.MoveRecordOut])
+"""The conditional routes' response models: they encode their answers themselves, to tag them."""
 
 
 @router.get("/games", response_model=list[schemas.GameOut], tags=["games"], dependencies=[PublicDoor])
@@ -45,9 +51,16 @@ def who_am_i(user: SignedInReader) -> dict[str, Any]:
     return user.public()
 
 
+@router.get("/me/playban", response_model=schemas.PlaybanStatusOut, tags=["identity"])
+def my_playban(user: SignedInReader, session: SessionDep) -> dict[str, PlaybanJSON | None]:
+    """Your wait before the next rated game, if abandoning rated games earned you one (every
+    door that starts a rated game answers 403 `playban` with `until` meanwhile)."""
+    return {"playban": playban.current_json(session, user.id)}
+
+
 @router.post("/matches", response_model=schemas.MatchOut, status_code=201, tags=["matches"],
              dependencies=[Depends(rate_limit("matches"))])
-def create_match(body: schemas.MatchCreate, user: Challenger, matches: Matches) -> dict[str, Any]:
+def create_match(body: schemas.MatchCreate, user: Challenger, matches: Matches) -> MatchPayload:
     """Create a match and take a seat; it starts when every seat is filled."""
     record = matches.create(user, body.game, body.options, body.seat, body.players,
                             body.time_control)
@@ -58,44 +71,50 @@ def create_match(body: schemas.MatchCreate, user: Challenger, matches: Matches) 
 
 @router.post("/matches/{match_id}/bots", response_model=schemas.MatchOut, tags=["matches"])
 def add_bots(match_id: str, body: schemas.BotsIn, user: Challenger,
-             matches: Matches) -> dict[str, Any]:
+             matches: Matches) -> MatchPayload:
     """Fill the empty seats of your waiting match with built-in bots; the match starts."""
     return match_payload(seat_bots(matches, match_id, user, body.level), user.id)
 
 
-@router.get("/matches/{match_id}", response_model=schemas.MatchOut, tags=["matches"])
-def get_match(match_id: str, viewer: Reader, matches: Matches) -> dict[str, Any]:
+@router.get("/matches/{match_id}", response_model=schemas.MatchOut, tags=["matches"],
+            responses=NOT_MODIFIED)
+def get_match(match_id: str, viewer: Reader, matches: Matches, request: Request) -> Response:
     """The match as the caller may see it (players: their seat's view; others: spectator view).
     A duplicate round's table is sealed to everyone not seated at it until the round ends
-    (403 `match_sealed`)."""
+    (403 `match_sealed`). With its `ETag` in `If-None-Match`, 304 while it is unchanged (a
+    finished match always is)."""
     viewer_id = viewer.id if viewer else None
-    return match_payload(matches.get_for(match_id, viewer_id), viewer_id)
+    payload = match_payload(matches.get_for(match_id, viewer_id), viewer_id)
+    return conditional(request, MATCH_OUT.dump_json(MATCH_OUT.validate_python(payload)),
+                       "application/json")
 
 
 @router.post("/matches/{match_id}/join", response_model=schemas.MatchOut, tags=["matches"])
 def join_match(match_id: str, user: Challenger, matches: Matches,
-               body: schemas.MatchJoin | None = None) -> dict[str, Any]:
+               body: schemas.MatchJoin | None = None) -> MatchPayload:
     record = matches.join(match_id, user, body.seat if body else None)
     return match_payload(record, user.id)
 
 
 @router.post("/matches/{match_id}/moves", response_model=schemas.MatchOut, tags=["matches"],
-             dependencies=[Depends(rate_limit("moves"))])
+             dependencies=[Depends(moves_limited())])
 def play_move(match_id: str, body: schemas.MoveIn, user: Player,
-              matches: Matches) -> dict[str, Any]:
-    """Play a move; `ply` must be the match's current ply (409 `stale_ply` otherwise)."""
+              matches: Matches) -> MatchPayload:
+    """Play a move; `ply` must be the match's current ply (409 `stale_ply` otherwise). Refused
+    moves are limited per player per match (`STEPWELL_RATE_MOVES`): a move played on your turn
+    never counts, so a program may play as fast as it likes in as many matches as it likes."""
     record = matches.play(match_id, user, body.move, body.ply)
-    return match_payload(record, user.id)
+    return move_answer(record, user.id)
 
 
 @router.post("/matches/{match_id}/resign", response_model=schemas.MatchOut, tags=["matches"])
-def resign(match_id: str, user: Player, matches: Matches) -> dict[str, Any]:
+def resign(match_id: str, user: Player, matches: Matches) -> MatchPayload:
     record = matches.resign(match_id, user)
     return match_payload(record, user.id)
 
 
 @router.post("/matches/{match_id}/abort", response_model=schemas.MatchOut, tags=["matches"])
-def abort(match_id: str, user: Player, matches: Matches) -> dict[str, Any]:
+def abort(match_id: str, user: Player, matches: Matches) -> MatchPayload:
     """Call the match off before every seat has moved: no result, no rating."""
     return match_payload(matches.abort(match_id, user), user.id)
 
@@ -103,7 +122,7 @@ def abort(match_id: str, user: Player, matches: Matches) -> dict[str, Any]:
 @router.post("/matches/{match_id}/offers/{kind}", response_model=schemas.MatchOut,
              tags=["matches"])
 def make_offer(match_id: str, kind: OfferKind, user: Player,
-               matches: Matches) -> dict[str, Any]:
+               matches: Matches) -> MatchPayload:
     """Offer `draw` (games that can draw), `end` (agree to end and score the position:
     games whose `can_score_early` is true),
     `takeback` (casual games) or `rematch` (after the game). If the others already offered
@@ -114,14 +133,14 @@ def make_offer(match_id: str, kind: OfferKind, user: Player,
 @router.post("/matches/{match_id}/offers/{kind}/accept", response_model=schemas.MatchOut,
              tags=["matches"])
 def accept_offer(match_id: str, kind: OfferKind, user: Player,
-                 matches: Matches) -> dict[str, Any]:
+                 matches: Matches) -> MatchPayload:
     return match_payload(OfferService(matches).accept(match_id, user, kind), user.id)
 
 
 @router.post("/matches/{match_id}/offers/{kind}/decline", response_model=schemas.MatchOut,
              tags=["matches"])
 def decline_offer(match_id: str, kind: OfferKind, user: Player,
-                  matches: Matches) -> dict[str, Any]:
+                  matches: Matches) -> MatchPayload:
     """Decline another player's offer, or withdraw your own."""
     return match_payload(OfferService(matches).decline(match_id, user, kind), user.id)
 
@@ -129,7 +148,7 @@ def decline_offer(match_id: str, kind: OfferKind, user: Player,
 @router.post("/matches/{match_id}/claim-victory", response_model=schemas.MatchOut,
              tags=["matches"])
 def claim_victory(match_id: str, user: Player, matches: Matches,
-                  request: Request) -> dict[str, Any]:
+                  request: Request) -> MatchPayload:
     """In a real-time game, win when your opponents have been offline longer than the limit."""
     record = matches.get(match_id)
     presence = request.app.state.presence
@@ -142,9 +161,10 @@ def claim_victory(match_id: str, user: Player, matches: Matches,
 
 
 @router.get("/matches/{match_id}/moves", response_model=list[schemas.MoveRecordOut],
-            tags=["matches"])
-def list_moves(match_id: str, matches: Matches, viewer: Reader) -> list[dict[str, Any]]:
+            tags=["matches"], responses=NOT_MODIFIED)
+def list_moves(match_id: str, matches: Matches, viewer: Reader, request: Request) -> Response:
     """The move record, ply by ply, with the time each move took (403 `match_sealed`: see
-    `GET /matches/{id}`)."""
+    `GET /matches/{id}`). `ETag` and `If-None-Match` as for the match."""
     matches.get_for(match_id, viewer.id if viewer else None)
-    return matches.moves(match_id)
+    return conditional(request, MOVES_OUT.dump_json(MOVES_OUT.validate_python(
+        matches.moves(match_id))), "application/json")

@@ -10,23 +10,33 @@ from __future__ import annotations
 import random
 import secrets
 import string
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, TypedDict, Unpack
 
 from pydantic import ValidationError
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from app.db.json_shapes import StoredClock, StoredTimeControl
 from app.db.models import Match, MatchPlayer, Move
 from app.kernel.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 from app.kernel.identity import Identity
+from app.kernel.json_types import JSONObject
 from app.kernel.metrics import MOVE_COMMIT_SECONDS
 from app.kernel.timesource import now
-from app.match import clocks, results, sealing, store, why
-from app.match.records import LastMove, MatchRecord, record_of
+from app.match import clocks, conditionals, playban, results, sealing, store, why
+from app.match.records import (
+    CommitOptions,
+    LastMove,
+    MatchRecord,
+    MatchRow,
+    MatchValues,
+    MoveValues,
+    record_of,
+)
 from app.match.store import Publish
 from app.match.warm import WarmMatches, after_commit
 from games import Game, IllegalMove, Result, State, registry
@@ -54,16 +64,35 @@ def _validation_message(error: ValidationError) -> str:
     return "; ".join(parts)
 
 
+class MoveRecord(TypedDict):
+    """A move of the log as the API lists it."""
+
+    ply: int
+    seat: int
+    move: str
+    time_spent_ms: int | None
+    at: str
+
+
+class ReplayStep(TypedDict):
+    """The spectators' view after one ply (ply 0: the start)."""
+
+    ply: int
+    move: str | None
+    seat: int | None
+    view: JSONObject  # the game's view
+
+
 @dataclass(frozen=True)
 class MatchSetup:
     """A game with validated options and a seat count: everything a new match needs."""
 
     game: Game
-    options: dict[str, Any]
+    options: JSONObject  # the game's, validated
     num_seats: int
 
 
-def validate_setup(game_id: str, options: dict[str, Any] | None,
+def validate_setup(game_id: str, options: JSONObject | None,
                    players: int | None = None) -> MatchSetup:
     try:
         game = registry.get(game_id)
@@ -124,7 +153,7 @@ class MatchService:
         sealing.require_visible(match, viewer_id)
         return store.record(self.session, match)
 
-    def moves(self, match_id: str) -> list[dict[str, Any]]:
+    def moves(self, match_id: str) -> list[MoveRecord]:
         store.read(self.session, match_id)
         rows = self.session.scalars(
             select(Move).where(Move.match_id == match_id).order_by(Move.ply)
@@ -140,12 +169,21 @@ class MatchService:
             for row in rows
         ]
 
-    def live(self, limit: int = 60) -> list[MatchRecord]:
+    QUIET_AFTER = timedelta(minutes=10)
+    """A match with no change for this long is live only while one of its players is there."""
+
+    def live(self, limit: int = 60, attended: Callable[[str], bool] | None = None
+             ) -> list[MatchRecord]:
         """Matches in play, most recently active first (for the Watch page); never a sealed
-        one (a duplicate round's tables stay off the list until the round ends)."""
+        one (a duplicate round's tables stay off the list until the round ends). With
+        ``attended`` (match id -> a player has it open), a match quiet for ``QUIET_AFTER``
+        whose players have all gone is left off: an abandoned game is not live."""
         matches = list(self.session.scalars(
             select(Match).where(Match.status == "active", Match.sealed.is_(False))
             .order_by(Match.updated_at.desc()).limit(limit)))
+        if attended is not None:
+            horizon = now() - self.QUIET_AFTER
+            matches = [m for m in matches if m.updated_at >= horizon or attended(m.id)]
         started = [m for m in matches if m.ply > 0]
         last_moves: dict[str, LastMove] = {}
         if started:  # one query whatever the number of matches
@@ -157,7 +195,7 @@ class MatchService:
         return [record_of(match, last_moves.get(match.id)) for match in matches]
 
     def replayed_states(self, match: store.AnyMatch, upto_ply: int | None = None
-                        ) -> Iterator[tuple[dict[str, Any] | None, State]]:
+                        ) -> Iterator[tuple[MoveRecord | None, State]]:
         """(move record, state after it) from the seed through the move log; first (None, start)."""
         game = registry.get(match.game)
         state = game.replay_start(match.rules_version or 1, players=match.num_seats,
@@ -169,21 +207,27 @@ class MatchService:
             state = state.play(entry["move"])
             yield entry, state
 
-    def replay(self, match_id: str) -> list[dict[str, Any]]:
+    def replay(self, match_id: str) -> list[ReplayStep]:
         """The public (spectator) view after every ply, from the seed and the move log."""
-        return [{"ply": entry["ply"] if entry else 0, "move": entry and entry["move"],
-                 "seat": entry and entry["seat"], "view": state.view(None)}
+        return [{"ply": 0 if entry is None else entry["ply"],
+                 "move": None if entry is None else entry["move"],
+                 "seat": None if entry is None else entry["seat"], "view": state.view(None)}
                 for entry, state in self.replayed_states(store.read(self.session, match_id))]
 
     # -- creating and joining ----------------------------------------------------------------
 
-    def _new_match(self, setup: MatchSetup, creator_id: int | None, rated: bool = False,
-                   time_control: dict[str, Any] | None = None, **extra: Any) -> Match:
-        seed = new_seed()
+    @staticmethod
+    def _new_state(setup: MatchSetup, seed: int) -> State:
         try:
-            state = setup.game.new_state(players=setup.num_seats, options=setup.options, seed=seed)
+            return setup.game.new_state(players=setup.num_seats, options=setup.options, seed=seed)
         except (ValueError, IllegalMove) as error:
             raise Invalid(str(error), code="invalid_options") from None
+
+    def _new_match(self, setup: MatchSetup, creator_id: int | None, rated: bool = False,
+                   time_control: StoredTimeControl | None = None, seed: int | None = None,
+                   **extra: Any) -> Match:
+        seed = new_seed() if seed is None else seed
+        state = self._new_state(setup, seed)
         match = Match(id=_new_match_id(), game=setup.game.id, options=setup.options, seed=seed,
                       num_seats=setup.num_seats, status="waiting", ply=0,
                       snapshot=state.to_json(), created_by=creator_id, rated=rated,
@@ -195,28 +239,52 @@ class MatchService:
         self,
         creator: Identity,
         game_id: str,
-        options: dict[str, Any] | None = None,
+        options: JSONObject | None = None,
         seat: int | str | None = None,
         players: int | None = None,
-        time_control: clocks.TimeControl | dict[str, Any] | None = None,
+        time_control: clocks.TimeControl | JSONObject | None = None,
     ) -> MatchRecord:
-        """A new private match with the creator seated; it starts once every seat is taken."""
+        """A new private match with the creator seated; it starts once every seat is taken.
+        Core statements (the match, the seat and its user) and a record built from them, as a
+        join's: the ORM's flush and the seat's lazy user load cost about twice the CPU."""
         setup = validate_setup(game_id, options, players)
-        match = self._new_match(setup, creator.id, False, clocks.parse_time_control(time_control))
+        control = clocks.parse_time_control(time_control)
+        seed = new_seed()
+        state = self._new_state(setup, seed)
         chosen_seat = self._choose_seat(seat, set(), setup.num_seats)
-        match.players.append(MatchPlayer(seat=chosen_seat, user_id=creator.id))
-        store.start_if_full(match)
+        moment = now()
+        snapshot = state.to_json()
+        match = MatchRow(
+            id=_new_match_id(), game=setup.game.id, options=setup.options, seed=seed,
+            num_seats=setup.num_seats, status="waiting", rated=False, time_control=control,
+            clock=None, deadline_at=None, offers=None, eliminated=[], version=0,
+            rematch_of=None, sealed=False, tournament_id=None,
+            rules_version=int(snapshot.get("rules_version", 1)), ply=0, snapshot=snapshot,
+            result=None, created_by=creator.id, created_at=moment, started_at=None,
+            finished_at=None, updated_at=moment, players=[])
+        store.insert_match(self.session, match)
+        store.seat_player(self.session, match, chosen_seat, creator.id)
+        for key, value in store.start_values(match).items():
+            setattr(match, key, value)
+        if match.status != "waiting":  # every seat is taken already: written as started
+            self.session.connection().execute(
+                update(Match.__table__).where(Match.__table__.c.id == match.id),
+                {k: getattr(match, k) for k in ("status", "started_at", "updated_at", "clock",
+                                                "deadline_at")})
         self.session.commit()
-        return self.announce(match)
+        record = record_of(match)
+        self.publish(record)
+        return record
 
     def create_started(self, setup: MatchSetup, seated: list[int], rated: bool = False,
-                       time_control: dict[str, Any] | None = None,
+                       time_control: StoredTimeControl | None = None,
                        creator_id: int | None = None, tournament_id: str | None = None,
-                       sealed: bool = False) -> Match:
+                       sealed: bool = False, seed: int | None = None) -> Match:
         """A match with every seat already taken (``seated[seat]`` = user id), not committed:
         the lobby commits it together with the seek it fulfils. ``sealed``: readable by its
-        seated players only until opened (app/match/sealing.py)."""
-        match = self._new_match(setup, creator_id, rated, time_control,
+        seated players only until opened (app/match/sealing.py). ``seed``: a secret seed drawn
+        earlier that several matches share (a daily deal); by default a new one."""
+        match = self._new_match(setup, creator_id, rated, time_control, seed,
                                 tournament_id=tournament_id, sealed=sealed)
         for seat, user_id in enumerate(seated):
             match.players.append(MatchPlayer(seat=seat, user_id=user_id))
@@ -229,19 +297,28 @@ class MatchService:
         self.publish(record)
         return record
 
-    def commit(self, match: store.AnyMatch, values: dict[str, Any],
-               moves: list[dict[str, Any]] | None = None, **options: Any) -> MatchRecord:
+    def commit(self, match: store.AnyMatch, values: MatchValues,
+               moves: list[MoveValues] | None = None, *, blame: dict[int, str] | None = None,
+               **options: Unpack[CommitOptions]) -> MatchRecord:
         """Apply a change to a match read in this session (``store.commit``: the version read
         must still be current, else 409 ``stale_ply`` and nothing changes) and publish it.
-        The one way offers, clocks and moves change a match."""
+        The one way offers, clocks and moves change a match. ``blame``: seats that abandoned
+        the game by this change (seat -> playban outcome); a rated real-time game's outcomes
+        are recorded after the commit (app/match/playban.py)."""
+        if values.get("status") in ("finished", "aborted") \
+                or options.get("delete_after_ply") is not None:
+            conditionals.clear(self.session, match)  # in the change's transaction
         record = store.commit(self.session, match, values, moves, **options)
         if self.warm is not None:
             state = options.get("state")
-            if isinstance(match, store.MatchRow) and state is not None:
+            if isinstance(match, MatchRow) and state is not None:
                 self.warm.keep(after_commit(match, values | {"version": record.version}, state))
             else:
                 self.warm.forget(match.id)
         self.publish(record)
+        finished = values.get("status") == "finished"
+        if match.rated and (blame or finished):
+            playban.judge(self.session, match, blame or {}, finished)
         return record
 
     @staticmethod
@@ -261,33 +338,36 @@ class MatchService:
 
     def join(self, match_id: str, user: Identity, seat: int | str | None = None) -> MatchRecord:
         """Take a seat. The row lock (PostgreSQL) or the immediate transaction (SQLite) makes the
-        check and the claim one step, so a full match always starts and nobody sits twice."""
-        match = store.load(self.session, match_id, lock=True)
+        check and the claim one step, so a full match always starts and nobody sits twice.
+        Core statements (lock, read, the seat's row, its user, the guarded update), and the
+        record is built from them as a move's is: the ORM's load and flush cost several times
+        as much CPU."""
+        match = store.read(self.session, match_id, lock=True)
         if any(p.user_id == user.id for p in match.players):
             raise Conflict("You already play in this match.", code="already_joined")
         if match.status != "waiting":
             raise Conflict("This match has already started.", code="match_full")
         chosen = self._choose_seat(seat, {p.seat for p in match.players}, match.num_seats)
-        match.players.append(MatchPlayer(seat=chosen, user_id=user.id))
-        store.start_if_full(match)
-        match.version = match.version + 1
         try:
-            self.session.commit()
+            store.seat_player(self.session, match, chosen, user.id)
         except IntegrityError:
             self.session.rollback()
             raise Conflict("Someone took that seat first.", code="seat_taken") from None
-        return self.announce(match)
+        return self.commit(match, store.start_values(match))
 
     # -- playing ------------------------------------------------------------------------------
 
     def _progress(self, match: store.AnyMatch, state: State, played: list[tuple[int, str]],
-                  moment: datetime, eliminated: list[int]
-                  ) -> tuple[dict[str, Any], list[dict[str, Any]], State]:
+                  moment: datetime, eliminated: list[int],
+                  follow: conditionals.Plan | None = None
+                  ) -> tuple[MatchValues, list[MoveValues], State]:
         """Values and move rows after ``played`` moves: automatic moves (forced, or for seats
-        that left), clocks, the next deadline, and the result when the game (or the field) ends."""
-        clock, rows = match.clock, []
+        that left, or a seat's conditional reply from ``follow``), clocks, the next deadline,
+        and the result when the game (or the field) ends."""
+        clock = match.clock
+        rows: list[MoveValues] = []
         ply = match.ply
-        rng = random.Random(f"{match.id}:{ply}")  # not the seed: moves made here are public
+        rng = _PublicChoices(f"{match.id}:{ply}")  # not the seed: moves made here are public
         active = [s for s in range(match.num_seats) if s not in eliminated]
         queue = list(played)
         while True:
@@ -295,6 +375,8 @@ class MatchService:
                 seat, move = queue.pop(0)
             else:  # a forced move, or a seat that left: the server moves for it
                 automatic = _automatic_move(state, eliminated, len(active), rng)
+                if automatic is None and follow is not None:
+                    automatic = follow.follow(state, [row["move"] for row in rows])
                 if automatic is None:
                     break
                 seat, move = automatic
@@ -303,9 +385,9 @@ class MatchService:
                                              match.num_seats, moment)
             ply += 1
             rows.append(store.move_row(match, ply, seat, move, spent, moment))
-        values: dict[str, Any] = {"ply": ply, "snapshot": state.to_json(), "clock": clock,
-                                  "eliminated": eliminated, "updated_at": moment,
-                                  "offers": _without(match.offers, "draw", "end", "takeback")}
+        values: MatchValues = {"ply": ply, "snapshot": state.to_json(), "clock": clock,
+                               "eliminated": eliminated, "updated_at": moment,
+                               "offers": _without(match.offers, "draw", "end", "takeback")}
         result = None
         if len(active) <= 1:
             result = _standings_result(active, eliminated, state.result, results.LAST_STANDING)
@@ -351,7 +433,7 @@ class MatchService:
         return self._move(store.read(self.session, match_id), None, user, move, expected_ply,
                           seat)
 
-    def _move(self, match: store.MatchRow, warm_state: State | None, user: Identity, move: str,
+    def _move(self, match: MatchRow, warm_state: State | None, user: Identity, move: str,
               expected_ply: int, seat: int | None) -> MatchRecord:
         """Validate and commit one move on ``match``; ``warm_state``: its engine state when
         ``match`` is a warm copy (which never flags a clock: that needs the database's word)."""
@@ -375,8 +457,12 @@ class MatchService:
             following = state.play(canonical)
         except IllegalMove as error:
             raise why.illegal_move_error(state.game_id, error) from None
+        plan = conditionals.plan(self.session, match)
         values, rows, after = self._progress(match, following, [(seat, canonical)],
-                                             moment, list(match.eliminated or []))
+                                             moment, list(match.eliminated or []), plan)
+        if plan is not None:
+            plan.settle(self.session, [row["move"] for row in rows],
+                        values.get("status") == "finished")
         return self.commit(match, values, rows, state=after)
 
     def resign(self, match_id: str, user: Identity) -> MatchRecord:
@@ -390,17 +476,19 @@ class MatchService:
         return self._eliminate(match, seat, results.RESIGNED, now())
 
     def _eliminate(self, match: store.AnyMatch, seat: int, reason: str, moment: datetime,
-                   clock: dict[str, Any] | None = None) -> MatchRecord:
+                   clock: StoredClock | None = None, blame: dict[int, str] | None = None
+                   ) -> MatchRecord:
         eliminated = [*(match.eliminated or []), seat]
         if clock is not None:
             match.clock = clock  # the flagged clock, written with the other values below
         values, rows, after = self._progress(match, store.state_of(match), [], moment,
                                              eliminated)
         if values.get("status") == "finished":
-            values["result"]["reason"] = reason
-            values["result"]["details"] = {**values["result"].get("details", {}),
-                                           "out": eliminated}
-        return self.commit(match, values, rows, state=after)
+            result = values["result"]
+            assert result is not None  # a finished match has one
+            result["reason"] = reason
+            result["details"] = {**result.get("details", {}), "out": eliminated}
+        return self.commit(match, values, rows, blame=blame, state=after)
 
     def berserk(self, match_id: str, user: Identity) -> MatchRecord:
         """The user's seat halves its clock and plays without increment (an arena's berserk):
@@ -422,14 +510,17 @@ class MatchService:
             return None
         state = store.state_of(match)
         moment = match.deadline_at
-        if not (match.clock or {}).get("running", False):
+        if match.clock is None or not match.clock.get("running", False):
+            missed = {} if state.to_move is None else {state.to_move: playban.NO_START}
             return self.commit(match, {"status": "aborted", "deadline_at": None,
-                                        "finished_at": moment, "updated_at": moment})
+                                        "finished_at": moment, "updated_at": moment},
+                               blame=missed)
         assert state.to_move is not None
-        clock = dict(match.clock or {})
-        clock["remaining_ms"] = [0 if s == state.to_move else ms
-                                 for s, ms in enumerate(clock["remaining_ms"])]
-        return self._eliminate(match, state.to_move, results.TIME_OUT, moment, clock)
+        outcome = playban.flag_outcome(match.time_control, match.clock, moment)
+        clock: StoredClock = {**match.clock, "remaining_ms": [
+            0 if s == state.to_move else ms for s, ms in enumerate(match.clock["remaining_ms"])]}
+        return self._eliminate(match, state.to_move, results.TIME_OUT, moment, clock,
+                               blame={} if outcome == playban.GOOD else {state.to_move: outcome})
 
     def claim_victory(self, match_id: str, user: Identity, away_seconds: dict[int, float],
                       threshold_seconds: float) -> MatchRecord:
@@ -437,7 +528,7 @@ class MatchService:
         match = store.read(self.session, match_id)
         seat = store.seat_of(match, user)
         store.require_active(match)
-        if (match.time_control or {}).get("kind") != "realtime":
+        if match.time_control is None or match.time_control.get("kind") != "realtime":
             raise Conflict("Only real-time games can be claimed.", code="cannot_claim")
         others = [s for s in range(match.num_seats) if s != seat and s not in (match.eliminated or [])]
         waiting = [s for s in others if away_seconds.get(s, 0.0) < threshold_seconds]
@@ -447,25 +538,46 @@ class MatchService:
                            code="cannot_claim")
         eliminated = [*(match.eliminated or []), *others]
         values, rows, after = self._progress(match, store.state_of(match), [], now(), eliminated)
-        values["result"]["reason"] = results.OPPONENT_LEFT
-        return self.commit(match, values, rows, state=after)
+        result = values["result"]  # every other seat left: the game is over
+        assert result is not None
+        result["reason"] = results.OPPONENT_LEFT
+        return self.commit(match, values, rows, state=after,
+                           blame={s: playban.RAGE_QUIT for s in others})
 
     def abort(self, match_id: str, user: Identity) -> MatchRecord:
         """Call a match off before every seat has moved: no result, no rating."""
         match = store.read(self.session, match_id)
-        store.seat_of(match, user)
+        seat = store.seat_of(match, user)
         if match.status not in ("waiting", "active"):
             raise Conflict(f"The match is {match.status}.", code="match_not_active")
         movers = set(self.session.scalars(select(Move.seat).where(Move.match_id == match.id)))
         if match.status == "active" and len(movers) >= match.num_seats:
             raise Conflict("Everyone has moved: resign instead of aborting.", code="cannot_abort")
         moment = now()
+        # Calling off a game an opponent has already moved in abandons it (a playban outcome).
+        blame = {seat: playban.ABORT} if movers - {seat} else {}
         return self.commit(match, {"status": "aborted", "deadline_at": None,
-                                    "finished_at": moment, "updated_at": moment})
+                                    "finished_at": moment, "updated_at": moment}, blame=blame)
+
+
+class _PublicChoices:
+    """The choices the server makes for a seat that left, from a public seed: the generator is
+    seeded on the first choice (seeding hashes the seed string, and most moves make none)."""
+
+    __slots__ = ("_rng", "_seed")
+
+    def __init__(self, seed: str) -> None:
+        self._seed = seed
+        self._rng: random.Random | None = None
+
+    def choice(self, moves: list[str]) -> str:
+        if self._rng is None:
+            self._rng = random.Random(self._seed)
+        return self._rng.choice(moves)
 
 
 def _automatic_move(state: State, eliminated: list[int], active_count: int,
-                    rng: random.Random) -> tuple[int, str] | None:
+                    rng: _PublicChoices) -> tuple[int, str] | None:
     """The move the server makes itself: a forced move (the game declares it, e.g. a pass that
     is the only legal move), or any choice of a seat that resigned or timed out while others
     play on."""

@@ -16,8 +16,8 @@ the server's CPU per move after the database driver itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import fields
 from datetime import datetime
 from typing import Any
 
@@ -31,8 +31,19 @@ from app.kernel.errors import Conflict, Forbidden, NotFound
 from app.kernel.identity import Identity
 from app.kernel.timesource import now
 from app.match import clocks
-from app.match.ratings import apply_rated_result
-from app.match.records import LastMove, MatchRecord, iso, record_of
+from app.match.archive_index import record_finish
+from app.match.ratings import apply_rated_result, changes_json
+from app.match.records import (
+    LastMove,
+    MatchRecord,
+    MatchRow,
+    MatchValues,
+    MoveValues,
+    PlayerRow,
+    iso,
+    record_fields,
+    record_of,
+)
 from games import State, registry
 
 Publish = Callable[[MatchRecord], None]
@@ -42,56 +53,6 @@ MATCHES = Match.__table__
 MOVES = Move.__table__
 PLAYERS = MatchPlayer.__table__
 USERS = User.__table__
-
-
-@dataclass(slots=True)
-class PlayerRow:
-    """One taken seat as ``read`` found it; ``user`` is itself, so code written for the ORM's
-    ``player.user.name`` reads it unchanged."""
-
-    seat: int
-    user_id: int
-    name: str
-    kind: str
-    username: str | None
-    builtin_bot: str | None  # a built-in bot's level
-
-    @property
-    def user(self) -> PlayerRow:
-        return self
-
-
-@dataclass(slots=True)
-class MatchRow:
-    """A match row and its seats, read without the ORM (see the module's docstring). Mutable,
-    like the ORM object it stands for, but never flushed: changes go through ``commit``."""
-
-    id: str
-    game: str
-    options: dict[str, Any]
-    seed: int
-    num_seats: int
-    status: str
-    rated: bool
-    time_control: dict[str, Any] | None
-    clock: dict[str, Any] | None
-    deadline_at: datetime | None
-    offers: dict[str, Any] | None
-    eliminated: list[Any]
-    version: int
-    rematch_of: str | None
-    sealed: bool
-    tournament_id: str | None
-    rules_version: int
-    ply: int
-    snapshot: dict[str, Any]
-    result: dict[str, Any] | None
-    created_by: int | None
-    created_at: datetime
-    started_at: datetime | None
-    finished_at: datetime | None
-    updated_at: datetime
-    players: list[PlayerRow]
 
 
 AnyMatch = Match | MatchRow
@@ -204,8 +165,8 @@ def _changed_meanwhile() -> Conflict:
     return Conflict("The match changed meanwhile: refresh and try again.", code="stale_ply")
 
 
-def _commit_single(session: Session, match: AnyMatch, values: dict[str, Any],
-                   moves: list[dict[str, Any]]) -> None:
+def _commit_single(session: Session, match: AnyMatch, values: Mapping[str, Any],
+                   moves: Sequence[Mapping[str, Any]]) -> None:
     """Write the change in one statement; Conflict ``stale_ply`` if the version moved on."""
     guard = {"w_id": match.id, "w_version": match.version}
     if not moves:  # the guarded UPDATE alone is one statement already
@@ -226,6 +187,12 @@ def _commit_single(session: Session, match: AnyMatch, values: dict[str, Any],
 
 def _lock(session: Session, match_id: str) -> None:
     _execute(session, _LOCK, {"match_id": match_id})
+
+
+def lock(session: Session, match_id: str) -> None:
+    """Hold the match's row lock until the transaction ends (PostgreSQL; SQLite's transactions
+    are serial already): what is read after it cannot change under a move meanwhile."""
+    _lock(session, match_id)
 
 
 def read(session: Session, match_id: str, *, lock: bool = False) -> MatchRow:
@@ -284,6 +251,47 @@ def require_active(match: AnyMatch) -> None:
         raise Conflict(f"The match is {match.status}, not in play.", code="match_not_active")
 
 
+def insert_match(session: Session, match: MatchRow) -> None:
+    """Write a new match with no seat taken yet (``match.players`` empty; the seats follow
+    through :func:`seat_player`), every column as ``match`` holds it."""
+    assert not match.players
+    values = {f.name: getattr(match, f.name) for f in fields(MatchRow)
+              if f.name != "players" and not (f.name in _UNSET_WHEN_NONE and getattr(match, f.name) is None)}
+    session.connection().execute(insert(MATCHES), values)
+
+
+_UNSET_WHEN_NONE = frozenset({"clock", "offers", "result"})
+"""JSON columns a new match leaves unset (SQL NULL, as the ORM's insert left them): a None
+given to a JSON column is written as JSON ``null``."""
+
+
+_USER_OF_SEAT = select(USERS.c.name, USERS.c.kind, USERS.c.username, USERS.c.builtin_bot).where(
+    USERS.c.id == bindparam("user_id"))
+
+
+def seat_player(session: Session, match: MatchRow, seat: int, user_id: int) -> None:
+    """Seat ``user_id`` at ``match`` (read under its lock in this transaction): the seat's row
+    is inserted and added to ``match.players`` as ``read`` would now find it. Raises the
+    database's IntegrityError when the seat was taken meanwhile (the caller rolls back)."""
+    connection = session.connection()
+    connection.execute(insert(PLAYERS), {"match_id": match.id, "seat": seat, "user_id": user_id})
+    user = connection.execute(_USER_OF_SEAT, {"user_id": user_id}).one()
+    match.players.append(PlayerRow(seat, user_id, user.name, user.kind, user.username,
+                                   user.builtin_bot))
+    match.players.sort(key=lambda player: player.seat)
+
+
+def start_values(match: MatchRow) -> MatchValues:
+    """What a join writes besides the seat: the start of the clocks once the last seat is
+    taken (as :func:`start_if_full`); else nothing changes but the version."""
+    if match.status != "waiting" or len(match.players) != match.num_seats:
+        return {"updated_at": match.updated_at}
+    moment = now()
+    clock = clocks.new_clock(match.time_control, match.num_seats, moment)
+    return {"status": "active", "started_at": moment, "updated_at": moment, "clock": clock,
+            "deadline_at": clocks.deadline(match.time_control, clock, state_of(match).to_move)}
+
+
 def start_if_full(match: Match) -> None:
     """Start the clocks of a waiting match whose last seat was just taken (caller commits)."""
     if match.status == "waiting" and len(match.players) == match.num_seats:
@@ -310,20 +318,21 @@ _ISO_FIELDS = ("finished_at", "started_at")
 _RECORD_FIELDS = ("status", "ply", "snapshot", "result", "clock", "offers", "eliminated")
 
 
-def _record_after(before: MatchRecord, values: dict[str, Any],
-                  moves: list[dict[str, Any]]) -> MatchRecord:
-    """The record as the database now holds it, from the record before and the values written."""
+def _record_after(before: dict[str, Any], values: Mapping[str, Any],
+                  moves: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The record's fields as the database now holds them, from the fields before
+    (``record_fields``) and the values written."""
     changes: dict[str, Any] = {k: values[k] for k in _RECORD_FIELDS if k in values}
     changes |= {k: iso(values[k]) for k in _ISO_FIELDS if k in values}
     if moves:
         changes["last_move"] = {k: moves[-1][k] for k in ("ply", "seat", "move")}
-    elif "ply" in values and values["ply"] != before.ply:
+    elif "ply" in values and values["ply"] != before["ply"]:
         changes["last_move"] = None  # a takeback: the caller passes the new last move
-    return replace(before, **changes, version=values["version"])
+    return before | changes | {"version": values["version"]}
 
 
-def commit(session: Session, match: AnyMatch, values: dict[str, Any],
-           moves: list[dict[str, Any]] | None = None, *, delete_after_ply: int | None = None,
+def commit(session: Session, match: AnyMatch, values: MatchValues,
+           moves: list[MoveValues] | None = None, *, delete_after_ply: int | None = None,
            last_move_after: LastMove | None = None, state: State | None = None
            ) -> MatchRecord:
     """Apply ``values`` if nobody changed the match since it was read (its version), append
@@ -334,10 +343,9 @@ def commit(session: Session, match: AnyMatch, values: dict[str, Any],
     Raises Conflict ``stale_ply`` and changes nothing when another change got there first.
     """
     single = session.info.get(SINGLE_STATEMENT, False)
-    if single and (delete_after_ply is not None
-                   or (values.get("status") == "finished" and match.rated)):
-        raise NeedsTransaction
-    before = record_of(match, None if moves else last_move(session, match))
+    if single and (delete_after_ply is not None or values.get("status") == "finished"):
+        raise NeedsTransaction  # a rated game's ratings; every finished game's archive rows
+    before = record_fields(match, None if moves else last_move(session, match))
     values = {"updated_at": now(), **values, "version": match.version + 1}
     if single:
         _commit_single(session, match, values, moves or [])
@@ -355,9 +363,15 @@ def commit(session: Session, match: AnyMatch, values: dict[str, Any],
         if moves:
             connection.execute(insert(MOVES), moves)
         if values.get("status") == "finished":
+            record_finish(connection, match, values)
             model = session.get(Match, match.id, populate_existing=True)
             assert model is not None
-            apply_rated_result(session, model)
+            changes = apply_rated_result(session, model)
+            before_rating = values.get("result")
+            if changes and before_rating:  # the result says what it did to the ratings
+                result = {**before_rating, "rating_changes": changes_json(changes)}
+                model.result = result
+                values = {**values, "result": result}
         session.commit()
     except IntegrityError:
         session.rollback()
@@ -367,20 +381,22 @@ def commit(session: Session, match: AnyMatch, values: dict[str, Any],
                           delete_after_ply=delete_after_ply, state=state)
 
 
-def _finish_record(before: MatchRecord, values: dict[str, Any], moves: list[dict[str, Any]] | None,
-                   *, last_move_after: LastMove | None = None,
+def _finish_record(before: dict[str, Any], values: Mapping[str, Any],
+                   moves: Sequence[Mapping[str, Any]] | None, *, last_move_after: LastMove | None = None,
                    delete_after_ply: int | None = None, state: State | None = None
                    ) -> MatchRecord:
-    """The record after a commit, from the one before and what was written (no re-reading)."""
-    after = _record_after(before, values, moves or [])
+    """The record after a commit, from the fields before and what was written (no re-reading),
+    built once."""
+    fields = _record_after(before, values, moves or [])
     if last_move_after is not None or delete_after_ply is not None:
-        after = replace(after, last_move=last_move_after)
+        fields["last_move"] = last_move_after
+    after = MatchRecord(**fields)
     if state is not None:
         after.prime_state(state)
     return after
 
 
 def move_row(match: AnyMatch, ply: int, seat: int, move: str, spent_ms: int,
-             moment: datetime) -> dict[str, Any]:
+             moment: datetime) -> MoveValues:
     return {"match_id": match.id, "ply": ply, "seat": seat, "move": move,
             "time_spent_ms": spent_ms, "created_at": moment}

@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from app.match.store import MatchRow
+from app.match.records import MatchRow
 from games import State
 
 CAPACITY = 4096
@@ -44,7 +45,7 @@ class WarmMatch:
     state: State
 
 
-def after_commit(row: MatchRow, values: dict[str, Any], state: State) -> WarmMatch:
+def after_commit(row: MatchRow, values: Mapping[str, Any], state: State) -> WarmMatch:
     """The match as the database holds it after ``values`` were written over ``row``."""
     return WarmMatch(replace(row, **{k: v for k, v in values.items() if k in _ROW_FIELDS}), state)
 

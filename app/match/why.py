@@ -11,13 +11,14 @@ play this here?" (``POST /api/v1/matches/{id}/why``) both answer with the same b
 
 from __future__ import annotations
 
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from sqlalchemy.orm import Session
 
 from app.kernel import i18n
 from app.kernel.errors import Forbidden, Invalid
 from app.kernel.identity import Identity
+from app.kernel.json_types import JSONObject
 from app.match import store
 from games import COMMON_ILLEGAL, Game, IllegalMove, registry
 
@@ -42,7 +43,25 @@ def reason_text(game: Game, error: IllegalMove) -> str:
         return error.reason
 
 
-def illegal_body(game: Game, error: IllegalMove) -> dict[str, Any]:
+class IllegalBody(TypedDict):
+    """Why a move is refused: the code, the reason in words and the game's reason record."""
+
+    code: str
+    message: str
+    reason: JSONObject  # the game's ``IllegalMove.to_json()``
+
+
+class WhyAnswer(TypedDict):
+    """Whether a move is legal now, and if not why (``WhyOut`` documents it)."""
+
+    legal: bool
+    move: str
+    code: NotRequired[str]
+    message: NotRequired[str]
+    reason: NotRequired[JSONObject]
+
+
+def illegal_body(game: Game, error: IllegalMove) -> IllegalBody:
     """The JSON body that explains an illegal move (also the ``why`` answer for one)."""
     return {"code": "illegal_move", "message": reason_text(game, error), "reason": error.to_json()}
 
@@ -53,7 +72,7 @@ def illegal_move_error(game_id: str, error: IllegalMove) -> Invalid:
     return Invalid(body["message"], code="illegal_move", extra={"reason": body["reason"]})
 
 
-def why_not(session: Session, match_id: str, user: Identity, move: str) -> dict[str, Any]:
+def why_not(session: Session, match_id: str, user: Identity, move: str) -> WhyAnswer:
     """Whether the seated ``user`` could play ``move`` (or pick up the piece it names) now, and
     if not why. Reads the match, changes nothing; the reason sees only what the seat sees."""
     match = store.read(session, match_id)

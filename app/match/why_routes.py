@@ -12,6 +12,7 @@ from app.db.one_hop import OneHopRoute
 from app.http.doors import SignedInReader
 from app.http.ratelimit import rate_limit
 from app.match import why
+from app.match.why import WhyAnswer
 
 router = APIRouter(route_class=OneHopRoute, tags=["matches"])
 
@@ -39,7 +40,7 @@ class WhyOut(BaseModel):
 
 @router.post("/matches/{match_id}/why", response_model=WhyOut, response_model_exclude_none=True,
              dependencies=[Depends(rate_limit("moves"))])
-def why_not(match_id: str, body: WhyIn, user: SignedInReader, session: SessionDep) -> dict[str, Any]:
+def why_not(match_id: str, body: WhyIn, user: SignedInReader, session: SessionDep) -> WhyAnswer:
     """Would `move` be legal for you now, and if not, why (in your language)? Changes nothing;
     the answer for a move the match would refuse is the same reason a refused move carries.
     Only the player to move may ask (403 `not_a_player` / `not_your_turn`)."""

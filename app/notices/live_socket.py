@@ -4,14 +4,21 @@ Send ``{"type": "ping"}`` to get ``{"type": "pong"}``."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from fastapi import APIRouter, Depends, WebSocket
 
 from app.http.doors import declared
 from app.http.scopes import PUBLIC
 from app.http.socket_door import accept, entered
-from app.match import Known, LiveMatchMessage, MatchHeader, live_item, seat_ratings
+from app.match import (
+    Known,
+    LiveMatchMessage,
+    MatchHeader,
+    RatingJSON,
+    live_item,
+    seat_ratings,
+    unvalidated,
+)
 from app.notices.match_feed import shared_matches
 from app.realtime.bus import LIVE_CHANNEL
 from app.realtime.connection import answer_pings, run_jobs
@@ -21,12 +28,12 @@ router = APIRouter()
 RATINGS_KEPT = 2048
 
 
-async def seat_ratings_of(websocket: WebSocket, record: MatchHeader) -> dict[int, dict[str, Any]]:
+async def seat_ratings_of(websocket: WebSocket, record: MatchHeader) -> dict[int, RatingJSON]:
     """The players' ratings as shown on the Watch page, read once per match and process (they
     change only when a game ends), so live updates keep them as the first load showed them."""
-    cache: dict[str, dict[int, dict[str, Any]]] = websocket.app.state.live_ratings
+    cache: dict[str, dict[int, RatingJSON]] = websocket.app.state.live_ratings
     if record.id not in cache:
-        def load() -> dict[int, dict[str, Any]]:
+        def load() -> dict[int, RatingJSON]:
             with websocket.app.state.session_factory() as session:
                 return seat_ratings(session, record)
 
@@ -48,7 +55,7 @@ async def live_message(websocket: WebSocket, known: Known) -> Wire:
         if found is None:
             counts = websocket.app.state.presence.spectator_counts()
             item = live_item(known, rated, counts.get(known.id, 0))
-            found = built[LIVE] = encode(LiveMatchMessage.model_construct(type="match", **item))
+            found = built[LIVE] = encode(LiveMatchMessage.model_construct(type="match", **unvalidated(item)))
     assert isinstance(found, Wire)
     return found
 

@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app.chat import chat_channel, subscribed_rooms
+from app.kernel.json_types import JSONObject
 from app.match import Known, MatchChange, MatchRecord
 from app.realtime.bus import (
     LOCAL_RECORD,
@@ -58,7 +59,7 @@ class SharedMatches:
         assert isinstance(found, MatchRecord)
         return found
 
-    def decode(self, message: dict[str, Any]) -> Known:
+    def decode(self, message: JSONObject) -> Known:
         """The record or change a bus message carries, decoded once per process."""
         if message["type"] == "record":
             data = message["record"]

@@ -44,8 +44,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from app.analysis import AnalysisMessage
-from app.chat import visible_line
-from app.db.one_hop import as_server_busy, is_busy_error
+from app.chat import CHAT_KINDS, visible_line
+from app.db.one_hop import hop
 from app.http import ratelimit
 from app.http.doors import declared
 from app.http.live_connections import CLOSE_FORBIDDEN, Live
@@ -53,13 +53,14 @@ from app.http.messages import ErrorMessage
 from app.http.scopes import PLAY, READ
 from app.http.socket_door import accept, enter, leave, refuse, refuse_busy, server_busy
 from app.kernel import i18n
-from app.kernel.errors import NotFound, ServiceError
+from app.kernel.errors import NotFound, ServerBusy, ServiceError
 from app.kernel.identity import Identity
 from app.match import (
     AckMessage,
     Known,
     MatchRecord,
     MatchService,
+    app_match_service,
     change_messages,
     sealed_error,
     sealed_for,
@@ -90,13 +91,17 @@ def _load_record(websocket: WebSocket, match_id: str) -> MatchRecord | None:
 def _play(websocket: WebSocket, match_id: str, viewer: Identity, move: str, ply: int
           ) -> MatchRecord:
     with websocket.app.state.session_factory() as session:
-        try:
-            return MatchService(session, websocket.app.state.match_publisher,
-                                websocket.app.state.warm_matches).play(match_id, viewer, move, ply)
-        except Exception as error:
-            if is_busy_error(error):
-                raise as_server_busy(error) from error
-            raise
+        return app_match_service(websocket.app, session).play(match_id, viewer, move, ply)
+
+
+def _refusal(tag: str | int | None, failed: ServiceError) -> ErrorMessage:
+    """A refused move's error message: the service's code, message and fields; a busy server's
+    and a rate limit's say when to retry, as their 503 and 429 do."""
+    error = ErrorMessage.model_validate({"type": "error", "id": tag, "code": failed.code,
+                                         "message": failed.message, **failed.extra})
+    if isinstance(failed, ServerBusy | ratelimit.RateLimited):
+        error.retry_after = failed.retry_after_seconds
+    return error
 
 
 async def play_from_socket(websocket: WebSocket, match_id: str, live: Live,
@@ -120,18 +125,18 @@ async def play_from_socket(websocket: WebSocket, match_id: str, live: Live,
     if not isinstance(move, str) or not isinstance(ply, int) or isinstance(ply, bool):
         return error("invalid_request",
                      'A move message is {"type": "move", "move": "<text>", "ply": <int>}.')
-    wait = ratelimit.check(websocket, "moves")
-    if wait is not None:
-        limited = error("rate_limited", f"Too many moves: wait {wait:.0f} s.")
-        limited.retry_after = wait
-        return limited
     # An illegal move's reason comes in the player's language (the HTTP middleware skips sockets).
     language = i18n.current_language.set(i18n.choose_language(websocket))
     try:
-        record = await asyncio.to_thread(_play, websocket, match_id, viewer, move, ply)
+        with ratelimit.move_quota(websocket, principal, match_id):
+            record = await hop(_play, websocket, match_id, viewer, move, ply)
     except ServiceError as failed:
-        return ErrorMessage.model_validate({"type": "error", "id": tag, "code": failed.code,
-                                            "message": failed.message, **failed.extra})
+        return _refusal(tag, failed)
+    except Exception as failure:  # the database away or saturated: the socket's 503
+        busy = server_busy(failure)
+        if busy is None:
+            raise
+        return _refusal(tag, busy)
     finally:
         i18n.current_language.reset(language)
     return AckMessage(type="ack", id=tag, ply=record.ply, version=record.version)
@@ -219,7 +224,7 @@ class SocketFeed(Receiver):
         websocket, latest, feed = self.websocket, self.latest, self.feed
         assert latest is not None and feed is not None
         kind = message.get("type")
-        if kind == "chatLine":  # only the rooms this viewer may read now
+        if kind in CHAT_KINDS:  # only the rooms this viewer may read now
             line = visible_line(message, latest, feed.viewer_id)
             if line is not None:
                 await send(websocket, line)
@@ -313,7 +318,7 @@ async def _serve(websocket: WebSocket, match_id: str, live: Live) -> None:
     shared = shared_matches(state)
 
     async def load() -> MatchRecord:
-        record = await asyncio.to_thread(_load_record, websocket, match_id)
+        record = await hop(_load_record, websocket, match_id)
         if record is None:
             raise NotFound(f"There is no match {match_id!r}.", code="no_match")
         return shared.record(record)

@@ -18,20 +18,22 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request, WebSocket
 from fastapi.responses import StreamingResponse
 
-from app.chat import visible_line
+from app.accounts import followees_to_hear, followers_to_tell
+from app.chat import CHAT_KINDS, visible_line
 from app.db.one_hop import OneHopRoute
 from app.http.doors import Reader, SignedInReader, declared, principal_of
 from app.http.live_connections import CLOSE_CREDENTIAL_ENDED, live_connections
+from app.http.openapi import NDJSON, ndjson_response
 from app.http.scopes import READ
 from app.http.socket_door import accept, entered, refuse
 from app.kernel.identity import Identity
 from app.kernel.timesource import now
-from app.lobby import LobbyService, user_channel
+from app.lobby import LobbyService, SeekJSON, user_channel
 from app.match import MatchChange, MatchRecord, MatchService, require_visible
 from app.notices.match_feed import MatchFeed, shared_matches
-from app.notices.stream_events import AccountGames, MatchFollower, personal_event
+from app.notices.stream_events import AccountGames, FollowedGames, MatchFollower, personal_event
 from app.people import games_in_play
-from app.protocol import PROTOCOL_VERSION, ChallengeEvent
+from app.protocol import PROTOCOL_VERSION, ChallengeEvent, EventStreamLine, MatchStreamLine
 from app.realtime.bus import LIVE_CHANNEL, RESYNC
 from app.realtime.connection import answer_pings, run_jobs
 from app.realtime.messages import Message, Wire, encode, send
@@ -40,7 +42,7 @@ router = APIRouter(route_class=OneHopRoute, tags=["streams"])
 
 KEEPALIVE_SECONDS = 6.0
 QUEUE_SIZE = 256
-NDJSON = "application/x-ndjson"
+
 Events = AsyncIterator[Message | Wire]
 
 
@@ -117,30 +119,51 @@ def _stream(events: Callable[[], Events], request: Request) -> StreamingResponse
 
 # -- account events -------------------------------------------------------------------------------
 
-def _account_start(app: Any, user: Identity) -> tuple[list[MatchRecord], list[dict[str, Any]]]:
-    """The user's matches in play and the open challenges to them, in one short session."""
+def _account_start(app: Any, user: Identity) -> tuple[list[MatchRecord], list[SeekJSON]]:
+    """The user's matches in play and the open challenges to them they have not accepted yet,
+    in one short session."""
     with app.state.session_factory() as session:
         matches = MatchService.read_only(session)
-        records = [matches.get(game["id"]) for game in games_in_play(session, user.id)]
+        records = [matches.get(game["id"]) for game in games_in_play(session, user.id, limit=None)]
         challenges = LobbyService(session, matches).pending_for(user)
-    incoming = [c for c in challenges if (c.get("target") or {}).get("id") == user.id]
+    incoming = [c for c in challenges if any(invited["id"] == user.id for invited in c["targets"])
+                and all(j["id"] != user.id for j in c["joined"])]
     return [r for r in records if r.status == "active"], incoming
+
+
+def _followees(app: Any, user_id: int) -> set[int]:
+    with app.state.session_factory() as session:
+        return followees_to_hear(session, user_id)
+
+
+def _still_told(app: Any, user_id: int, followee_ids: list[int]) -> list[int]:
+    """Those of ``followee_ids`` the user still follows with ``notify`` on, with no block."""
+    with app.state.session_factory() as session:
+        told = followers_to_tell(session, followee_ids)
+    return [f for f in followee_ids if user_id in told.get(f, [])]
 
 
 async def account_events(app: Any, user: Identity) -> Events:
     """On connect: ``gameStart`` for each match in play and ``challenge`` for each open one;
-    then every new challenge, decline, cancel, start and finish as it happens."""
+    then every new challenge, decline, cancel, start and finish as it happens. While it is
+    open its user counts as present (their seeks and quick play wait, as for a socket)."""
     bus = app.state.bus
-    tracker = AccountGames(user.id, now().isoformat() + "Z")
+    since = now().isoformat()
+    tracker = AccountGames(user.id, since + "Z")
     async with contextlib.AsyncExitStack() as stack:
+        presence = app.state.presence
+        stack.callback(presence.disconnect, presence.connect(user.id))
         personal = await stack.enter_async_context(bus.subscribe(user_channel(user.id)))
         live = await stack.enter_async_context(bus.subscribe(LIVE_CHANNEL))
         records, challenges = await asyncio.to_thread(_account_start, app, user)
+        followed = FollowedGames(user.id, since,
+                                 await asyncio.to_thread(_followees, app, user.id))
         for record in records:
             for event in tracker.events_for(record):
                 yield event
         for challenge in challenges:
-            yield ChallengeEvent.model_validate({"type": "challenge", "challenge": challenge})
+            yield ChallengeEvent.model_validate({"type": "challenge", "challenge": challenge,
+                                                 "direction": "in"})
         merged: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
 
         async def pump(name: str, source: AsyncIterator[dict[str, Any]]) -> None:
@@ -153,24 +176,38 @@ async def account_events(app: Any, user: Identity) -> Events:
             while True:
                 source, message = await merged.get()
                 if source == "personal":
-                    found = personal_event(message)
+                    if message.get("type") == "follows_changed":
+                        followed.followees = await asyncio.to_thread(_followees, app, user.id)
+                        continue
+                    found = personal_event(message, user.id)
                     if found is not None:
                         yield found
                 elif message.get("type") == "change":
-                    for event in tracker.events_for(MatchChange.from_json(message["change"])):
+                    change = MatchChange.from_json(message["change"])
+                    for event in tracker.events_for(change):
                         yield event
+                    starters = followed.candidates(change)
+                    if starters:
+                        told = await asyncio.to_thread(_still_told, app, user.id, starters)
+                        started = followed.event(change, told[0]) if told else None
+                        if started is not None:
+                            yield started
         finally:
             for task in pumps:
                 task.cancel()
 
 
-@router.get("/stream/event", response_class=StreamingResponse, responses={200: {
-    "description": "NDJSON: one event per line (see `EventStreamMessage` in /api/v1/schemas).",
-    "content": {NDJSON: {}}}})
+@router.get("/stream/event", response_class=StreamingResponse, responses=ndjson_response(
+    EventStreamLine, "NDJSON: one event per line, an empty line every ~6 s; kept open."))
 async def stream_account_events(request: Request, user: SignedInReader) -> StreamingResponse:
-    """Your events as NDJSON, kept open: `challenge`, `challengeCanceled`, `challengeDeclined`,
-    `gameStart` (any match of yours starts; on connect, one per match in play), `gameFinish`.
-    An empty line every ~6 s keeps the connection alive. Browsers: `WS /api/v1/stream/event/ws`."""
+    """Your events as NDJSON, kept open: `challenge`, `challengeCanceled`, `challengeDeclined`
+    (each with `direction`: `in` for a challenge to you, `out` for yours; on connect, one
+    `challenge` per open challenge waiting for your answer), `gameStart` (any match of yours
+    starts; on connect, one per match in play), `gameFinish`, `yourTurn`, `offer`, `moderation`
+    (a moderator acted on something of yours), `followedGame` (a person you follow with
+    `notify` on started a game: `PUT /api/v1/users/{name}/follow`). An empty line every ~6 s
+    keeps the connection alive; while it is open you count as present (your seeks and
+    quick-play wait do not expire). Browsers: `WS /api/v1/stream/event/ws`."""
     return _stream(lambda: account_events(request.app, user), request)
 
 
@@ -207,10 +244,16 @@ def _load_record(app: Any, match_id: str) -> MatchRecord:
         return MatchService.read_only(session).get(match_id)
 
 
+def _load_moves(app: Any, match_id: str) -> list[str]:
+    """The match's moves in order, from its move log."""
+    with app.state.session_factory() as session:
+        return [row["move"] for row in MatchService.read_only(session).moves(match_id)]
+
+
 async def match_events(app: Any, match_id: str, viewer: Identity | None,
                        first: MatchRecord) -> Events:
-    """``gameFull``, then ``gameState`` / ``offer`` / ``opponentGone`` / ``chatLine`` until
-    ``gameFinish``."""
+    """``gameFull``, then ``gameState`` / ``offer`` / ``opponentGone`` / ``chatLine`` /
+    ``chatHidden`` until ``gameFinish``."""
     presence = app.state.presence
     claim_after = app.state.settings.claim_after_seconds
     viewer_id = viewer.id if viewer else None
@@ -222,8 +265,9 @@ async def match_events(app: Any, match_id: str, viewer: Identity | None,
 
     async with MatchFeed(app.state.bus, match_id, viewer_id, shared) as feed:
         record = await load()  # nothing missed since: the feed is subscribed
+        moves = await asyncio.to_thread(_load_moves, app, match_id)
         follower = MatchFollower(record if record.version >= first.version else first,
-                                 viewer_id, PROTOCOL_VERSION)
+                                 viewer_id, PROTOCOL_VERSION, moves)
         await feed.settle(follower.latest)
         connection = presence.connect(viewer_id, match_id, follower.latest.seat_of(viewer_id))
         try:
@@ -236,7 +280,7 @@ async def match_events(app: Any, match_id: str, viewer: Identity | None,
             while True:
                 message = await feed.next()
                 kind = message.get("type")
-                if kind == "chatLine":
+                if kind in CHAT_KINDS:
                     line = visible_line(message, follower.latest, viewer_id)
                     if line is not None:
                         yield line
@@ -245,6 +289,9 @@ async def match_events(app: Any, match_id: str, viewer: Identity | None,
                                       else feed.newer(message, follower.latest, load))
                     if incoming is None:
                         continue
+                    if not follower.follow_moves(incoming):
+                        loaded = await asyncio.to_thread(_load_moves, app, match_id)
+                        follower.moves = loaded[:incoming.ply]
                     for event in follower.events_for(incoming):
                         yield event
                     if follower.over:
@@ -267,9 +314,9 @@ async def _presence(follower: MatchFollower, presence: Any, match_id: str, claim
     return follower.presence_events(away, claim_after, list(online))
 
 
-@router.get("/matches/{match_id}/stream", response_class=StreamingResponse, responses={200: {
-    "description": "NDJSON: one event per line (see `MatchStreamMessage` in /api/v1/schemas).",
-    "content": {NDJSON: {}}}})
+@router.get("/matches/{match_id}/stream", response_class=StreamingResponse,
+            responses=ndjson_response(MatchStreamLine, (
+                "NDJSON: one event per line, an empty line every ~6 s; ends after `gameFinish`.")))
 async def stream_match(match_id: str, request: Request, viewer: Reader) -> StreamingResponse:
     """One match as NDJSON, as your seat sees it (spectators: the public view): `gameFull`
     first (players, options, view, legal moves, clock), then `gameState` after every change,

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.accounts import confirm_password, identities
 from app.db.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import BotMaker, PublicDoor, principal_of
+from app.http.paging import PAGED, Key, PageRequest, link_next, page_of, paging
 from app.http.ratelimit import login_guard
 from app.kernel.errors import Forbidden
-from app.match import UserOut
+from app.match import BOT_LEVELS, UserOut
 from app.people import bots as bot_accounts
 
 router = APIRouter(route_class=OneHopRoute, tags=["bots"])
@@ -43,8 +44,8 @@ def upgrade_to_bot(user: BotMaker, session: SessionDep, request: Request,
     """Turn your account into a bot account: final, and only for an account that has never
     played. Needs a token with the `bot` scope, a full-access token, or a browser session with
     the password re-entered (`password`, else 403 `password_required`). Bots are marked BOT
-    everywhere (`kind: "bot"`), play rated games, accept challenges, and cannot join quick
-    play. Guests get 403 `bot_needs_account`; an account with games gets 409
+    everywhere (`kind: "bot"`), play rated games, accept challenges and use quick play.
+    Guests get 403 `bot_needs_account`; an account with games gets 409
     `account_has_games`."""
     if principal_of(request).credential == "session":
         if body is None or not body.password:
@@ -57,7 +58,17 @@ def upgrade_to_bot(user: BotMaker, session: SessionDep, request: Request,
     return upgraded.public()
 
 
-@router.get("/bots", response_model=list[BotOut], dependencies=[PublicDoor])
-def list_bots(session: SessionDep) -> list[dict[str, Any]]:
-    """Every bot: the built-in ones first, then bot accounts, with ratings and games played."""
-    return bot_accounts.list_bots(session)
+@router.get("/bots", response_model=list[BotOut], dependencies=[PublicDoor], responses=PAGED)
+def list_bots(session: SessionDep, request: Request, response: Response,
+              page: Annotated[PageRequest, Depends(paging())]) -> list[bot_accounts.BotJSON]:
+    """Every bot: the built-in ones first, then bot accounts, with ratings and games played, a
+    page at a time (`Link` to the next)."""
+    bots, following = page_of(bot_accounts.list_bots(session), _bot_key, page)
+    link_next(request, response, following)
+    return bots
+
+
+def _bot_key(bot: bot_accounts.BotJSON) -> Key:
+    """A bot's place in ``list_bots``'s order: built-in levels in order, then by id."""
+    level = bot["builtin_level"]
+    return int(level is None), BOT_LEVELS.index(level) if level in BOT_LEVELS else 0, bot["id"] or 0

@@ -3,12 +3,12 @@
 A bot is a user of kind ``bot``: every payload that names a user carries its kind, so clients can
 mark it BOT. The built-in bots (app/match/bots.py) are bots too, told apart by
 ``users.builtin_bot`` (never by their names, which nobody else may take). Bots play rated games
-like accounts, accept challenges, and stay out of quick play with people.
+like accounts, accept challenges, and use quick play (rated) like accounts.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -17,7 +17,7 @@ from app.accounts import identity_of, refuse_reserved
 from app.db.models import Match, MatchPlayer, Rating, User
 from app.kernel.errors import Conflict, Forbidden, NotFound
 from app.kernel.identity import Identity
-from app.match import BOT_LEVELS, BOT_NAMES, bot_username, rating_json
+from app.match import BOT_LEVELS, BOT_NAMES, COPY_MARK, RatingJSON, bot_username, rating_json
 
 BOT_KIND = "bot"
 RATED_KINDS = ("account", BOT_KIND)
@@ -53,25 +53,39 @@ def upgrade_to_bot(session: Session, caller: Identity) -> Identity:
     return identity_of(user)
 
 
-def list_bots(session: Session) -> list[dict[str, Any]]:
+class BotJSON(TypedDict):
+    """A bot in the list: a built-in one not created yet has no id."""
+
+    id: int | None
+    name: str
+    username: str | None
+    kind: str
+    builtin_level: str | None
+    ratings: dict[str, RatingJSON]  # by game
+    games_played: int
+
+
+def list_bots(session: Session) -> list[BotJSON]:
     """Every bot, built-in ones first: name, ratings per game and games played."""
-    bots = list(session.scalars(select(User).where(User.kind == BOT_KIND).order_by(User.id)))
+    bots = [bot for bot in session.scalars(select(User).where(User.kind == BOT_KIND)
+                                            .order_by(User.id))
+            if COPY_MARK not in (bot.builtin_bot or "")]  # a level's copies: tournaments only
     ids = [bot.id for bot in bots]
-    ratings: dict[int, dict[str, Any]] = {bot_id: {} for bot_id in ids}
+    ratings: dict[int, dict[str, RatingJSON]] = {bot_id: {} for bot_id in ids}
     for rating in session.scalars(select(Rating).where(Rating.user_id.in_(ids))):
         ratings[rating.user_id][rating.game] = rating_json(rating)
     played = dict(session.execute(
         select(MatchPlayer.user_id, func.count(func.distinct(MatchPlayer.match_id)))
         .join(Match).where(MatchPlayer.user_id.in_(ids), Match.status == "finished")
         .group_by(MatchPlayer.user_id)).all())
-    rows: list[dict[str, Any]] = [{"id": bot.id, "name": bot.name, "username": bot.username, "kind": bot.kind,
+    rows: list[BotJSON] = [{"id": bot.id, "name": bot.name, "username": bot.username, "kind": bot.kind,
              "builtin_level": bot.builtin_bot, "ratings": ratings[bot.id],
              "games_played": int(played.get(bot.id, 0))} for bot in bots]
     present = {row["builtin_level"] for row in rows}
     rows += [{"id": None, "name": BOT_NAMES[level], "username": bot_username(level),
               "kind": BOT_KIND, "builtin_level": level, "ratings": {}, "games_played": 0}
              for level in BOT_LEVELS if level not in present]  # created on their first game
-    order = {level: index for index, level in enumerate(BOT_LEVELS)}
+    order: dict[str | None, int] = {level: index for index, level in enumerate(BOT_LEVELS)}
     rows.sort(key=lambda row: (row["builtin_level"] is None,
                                order.get(row["builtin_level"], 0), row["id"] or 0))
     return rows

@@ -11,7 +11,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from app.kernel.json_types import JSONObject
 from app.protocol import messages as m
+from games import registry
 
 MATCH_SOCKET = "WS /api/v1/matches/{id}/ws"
 LOBBY_SOCKET = "WS /api/v1/lobby/ws"
@@ -37,13 +39,25 @@ _RATING = {"mu": 1512.4, "sigma": 96.1, "games": 23, "provisional": False, "disp
 _BOT = {"id": 2, "name": "Bot (easy)", "kind": "bot"}
 _CLOCK = {"remaining_ms": [291200, 300000], "ticking": 1, "running": True, "first_move_ms": None,
           "as_of": "2026-11-23T04:00:03.120000Z", "kind": "realtime"}
+
+
+def _position(plies: int) -> dict[str, Any]:
+    """A real Stairs position after ``plies`` moves, as seat 0 sees it: the fields of a match
+    payload that follow from it, and the moves that led there."""
+    state, moves = registry.get("stairs").example_line(plies)
+    to_move = state.to_move
+    return {"ply": plies, "version": plies + 1, "to_move": to_move,
+            "view": state.view(0), "legal_moves": state.legal_moves() if to_move == 0 else [],
+            "last_move": {"ply": plies, "seat": (plies - 1) % 2, "move": moves[-1]},
+            "moves": moves}
+
+
+_AFTER_3, _AFTER_4 = _position(3), _position(4)
 MATCH_EXAMPLE: dict[str, Any] = {
     "id": "Ab12Cd34", "game": "stairs", "options": {"swap": False}, "fixed_deal": False,
     "status": "active",
     "seats": [{"seat": 0, "user": _USER}, {"seat": 1, "user": _BOT}],
-    "ply": 3, "version": 4, "to_move": 1, "your_seat": 0,
-    "view": {"board": "… the position as your seat may see it …"}, "legal_moves": [],
-    "last_move": {"ply": 3, "seat": 0, "move": "d4-e5"},
+    **{k: v for k, v in _AFTER_3.items() if k != "moves"}, "your_seat": 0,
     "result": None, "rated": True,
     "time_control": {"kind": "realtime", "minutes": 5, "increment": 3, "initial_ms": 300000,
                      "increment_ms": 3000},
@@ -59,8 +73,12 @@ _SEEK = {"id": "Sk9Lm2Qp", "kind": "challenge", "game": "sight", "options": {"pr
          "creator": {**_USER, "username": "aiko", "rating": None},
          "target": {"id": 9, "name": "Stepper", "kind": "bot", "username": "stepper",
                     "rating": None},
+         "targets": [{"id": 9, "name": "Stepper", "kind": "bot", "username": "stepper",
+                      "rating": None}],
          "joined": [{"id": 7, "name": "Aiko"}], "status": "open", "match_id": None,
-         "created_at": "2026-11-23T04:00:00Z"}
+         "created_at": "2026-11-23T04:00:00Z", "decline_reason": None, "declined_by": None}
+_DECLINED = {**_SEEK, "status": "declined", "decline_reason": "tooFast",
+             "declined_by": {"id": 9, "name": "Stepper"}}
 _SUMMARY = {"id": "Ab12Cd34", "game": "stairs", "status": "active",
             "seats": MATCH_EXAMPLE["seats"], "your_seat": 0, "rated": True,
             "time_control": MATCH_EXAMPLE["time_control"], "result": None, "url": "/m/Ab12Cd34",
@@ -108,7 +126,7 @@ ENTRIES: list[Entry] = [
     Entry(LOBBY_SOCKET, "server", m.MatchStartedMessage,
           {"type": "match_started", "match_id": "Ab12Cd34", "seek_id": "Sk9Lm2Qp"}),
     Entry(LOBBY_SOCKET, "server", m.ChallengeDeclinedMessage,
-          {"type": "challenge_declined", "seek": {**_SEEK, "status": "declined"}}),
+          {"type": "challenge_declined", "seek": _DECLINED}),
     Entry(LOBBY_SOCKET, "server", m.ChallengeCanceledMessage,
           {"type": "challenge_canceled", "seek": {**_SEEK, "status": "cancelled"}}),
     Entry(LOBBY_SOCKET, "server", m.PongMessage, {"type": "pong"}),
@@ -117,20 +135,22 @@ ENTRIES: list[Entry] = [
           {"type": "match", **MATCH_EXAMPLE, "your_seat": None, "spectators": 3,
            "seats": [{"seat": 0, "user": {**_USER, "rating": _RATING}},
                      {"seat": 1, "user": {**_BOT, "rating": _RATING}}]}),
-    Entry(EVENT_STREAM, "server", m.ChallengeEvent, {"type": "challenge", "challenge": _SEEK}),
+    Entry(EVENT_STREAM, "server", m.ChallengeEvent,
+          {"type": "challenge", "challenge": _SEEK, "direction": "in"}),
     Entry(EVENT_STREAM, "server", m.ChallengeCanceledEvent,
-          {"type": "challengeCanceled", "challenge": {**_SEEK, "status": "cancelled"}}),
+          {"type": "challengeCanceled", "challenge": {**_SEEK, "status": "cancelled"},
+           "direction": "in"}),
     Entry(EVENT_STREAM, "server", m.ChallengeDeclinedEvent,
-          {"type": "challengeDeclined", "challenge": {**_SEEK, "status": "declined"}}),
+          {"type": "challengeDeclined", "challenge": _DECLINED, "direction": "out"}),
     Entry(EVENT_STREAM, "server", m.GameStartEvent, {"type": "gameStart", "game": _SUMMARY}),
     Entry(EVENT_STREAM, "server", m.GameFinishEvent,
           {"type": "gameFinish", "game": {**_SUMMARY, "status": "finished",
                                           "result": RESULT_EXAMPLE}}),
     Entry(MATCH_STREAM, "server", m.GameFullEvent,
-          {"type": "gameFull", "protocol": m.PROTOCOL_VERSION, **MATCH_EXAMPLE}),
+          {"type": "gameFull", "protocol": m.PROTOCOL_VERSION, **MATCH_EXAMPLE,
+           "moves": _AFTER_3["moves"]}),
     Entry(MATCH_STREAM, "server", m.GameStateEvent,
-          {"type": "gameState", **MATCH_EXAMPLE, "ply": 4, "version": 5, "to_move": 0,
-           "legal_moves": ["a1-b2", "c3-d4"]}),
+          {"type": "gameState", **MATCH_EXAMPLE, **_AFTER_4}),
     Entry(MATCH_STREAM, "server", m.StreamOfferEvent,
           {"type": "offer", "ply": 4, "offers": {"draw": [1]}}),
     Entry(MATCH_STREAM, "server", m.OpponentGoneEvent,
@@ -143,6 +163,18 @@ ENTRIES: list[Entry] = [
     Entry(EVENT_STREAM, "server", m.YourTurnEvent, {"type": "yourTurn", "game": _BRIEF}),
     Entry(EVENT_STREAM, "server", m.AccountOfferEvent,
           {"type": "offer", "kind": "draw", "game": _BRIEF}),
+    Entry(EVENT_STREAM, "server", m.FollowedGameEvent,
+          {"type": "followedGame", "user": {"id": 7, "name": "Aiko"},
+           "game": {**_SUMMARY, "your_seat": None}}),
+    Entry(MATCH_SOCKET, "server", m.ChatHiddenMessage,
+          {"type": "chatHidden", "id": 41, "match_id": "Ab12Cd34", "room": "players"}),
+    Entry(MATCH_STREAM, "server", m.ChatHiddenMessage,
+          {"type": "chatHidden", "id": 41, "match_id": "Ab12Cd34", "room": "spectators"}),
+    Entry(EVENT_STREAM, "server", m.ModerationNoticeMessage, {"type": "moderation", "notice": {
+        "id": 12, "action": "mute", "reason": "insults in chat",
+        "created_at": "2026-11-23T04:10:00Z", "until": "2026-11-24T04:10:00Z",
+        "match_id": None, "line": None,
+        "message": "A moderator muted you from chat until 2026-11-24 04:10 UTC: insults in chat"}}),
     Entry(TOURNAMENT_SOCKETS, "server", m.TournamentMessage,
           {"type": "tournament", "id": "Tn4Rk8Wd", "status": "running", "round": 2,
            "version": 9}),
@@ -151,7 +183,7 @@ ENTRIES: list[Entry] = [
 ]
 
 
-def catalog() -> dict[str, Any]:
+def catalog() -> JSONObject:
     """The JSON served at /api/v1/schemas."""
     return {
         "protocol_version": m.PROTOCOL_VERSION,

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 from app.analysis import AnalysisMessage
-from app.chat import ChatLineMessage, ChatUser
+from app.chat import ChatHiddenMessage, ChatLineMessage, ChatUser
 from app.http.messages import ERROR_CODES, ErrorMessage
 from app.lobby import (
     ChallengeCanceledMessage,
@@ -41,14 +41,16 @@ from app.match import (
     StateMessage,
     SyncRequest,
 )
+from app.moderation import ModerationNoticeMessage, ModerationNoticeOut
 from app.realtime.messages import Message, PongMessage, PresenceMessage
 
 PROTOCOL_VERSION = 1
 
 __all__ = [
     "ERROR_CODES", "PROTOCOL_VERSION", "AckMessage", "AnalysisMessage", "ChallengeCanceledMessage",
-    "ChallengeDeclinedMessage", "ChatLineMessage", "ChatUser", "ClockMessage", "ErrorMessage",
-    "LiveMatchMessage", "LobbyChallengeMessage", "MatchStartedMessage", "Message", "MoveRequest",
+    "ChallengeDeclinedMessage", "ChatHiddenMessage", "ChatLineMessage", "ChatUser", "ClockMessage",
+    "ErrorMessage", "LiveMatchMessage", "LobbyChallengeMessage", "MatchStartedMessage", "Message",
+    "ModerationNoticeMessage", "ModerationNoticeOut", "MoveRequest",
     "OfferMessage", "PingRequest", "PongMessage", "PresenceMessage", "RatedSeatOut",
     "RatedUserOut", "ResultMessage", "SeeksMessage", "StateMessage", "SyncRequest",
 ]
@@ -71,25 +73,34 @@ class GameSummary(BaseModel):
     tournament: str | None = Field(None, description="The tournament this game is part of.")
 
 
+Direction = Annotated[Literal["in", "out"], Field(description=(
+    "`in`: you are invited to it; `out`: you sent it."))]
+
+
 class ChallengeEvent(Message):
-    """A challenge to you (or by you) was created."""
+    """A challenge to you (or by you) was created; on connect, one per open challenge to you
+    that you have not accepted yet."""
 
     type: Literal["challenge"]
     challenge: SeekOut
+    direction: Direction = "in"
 
 
 class ChallengeCanceledEvent(Message):
-    """The challenger withdrew a challenge to you (or it expired)."""
+    """The challenger withdrew a challenge you are in (or it expired)."""
 
     type: Literal["challengeCanceled"]
     challenge: SeekOut
+    direction: Direction = "in"
 
 
 class ChallengeDeclinedEvent(Message):
-    """Your challenge was declined."""
+    """A challenge you are in was declined by an invited player: it is over for everyone.
+    `challenge.decline_reason` says why, `challenge.declined_by` who."""
 
     type: Literal["challengeDeclined"]
     challenge: SeekOut
+    direction: Direction = "in"
 
 
 class GameStartEvent(Message):
@@ -113,10 +124,16 @@ class _GameFullType(Message):
     protocol: int = Field(default=PROTOCOL_VERSION, description="The protocol version.")
 
 
+MOVES_DESCRIPTION = ("Every move so far in the game's notation, in order: `moves[i]` is ply "
+                     "i + 1. One seat may have several moves in a row.")
+
+
 class GameFullEvent(MatchOut, _GameFullType):
-    """First line: the whole match for the token's seat (or the spectator view)."""
+    """First line: the whole match for the token's seat (or the spectator view), with every
+    move so far."""
 
     model_config = ConfigDict(extra="allow")
+    moves: list[str] = Field(default_factory=list, description=MOVES_DESCRIPTION)
 
 
 class _GameStateType(Message):
@@ -124,16 +141,18 @@ class _GameStateType(Message):
 
 
 class GameStateEvent(MatchOut, _GameStateType):
-    """After every change: the whole match for your seat, exactly what the socket's `state` has."""
+    """After every change: the whole match for your seat (what the socket's `state` has), with
+    every move so far."""
 
     model_config = ConfigDict(extra="allow")
+    moves: list[str] = Field(default_factory=list, description=MOVES_DESCRIPTION)
 
 
 class StreamOfferEvent(Message):
     """Pending offers changed."""
 
     type: Literal["offer"]
-    ply: int
+    ply: int = Field(ge=0)
     offers: dict[str, Any]
 
 
@@ -163,7 +182,7 @@ class GameBrief(BaseModel):
     id: str
     game: str
     status: str
-    ply: int
+    ply: int = Field(ge=0)
     your_seat: int | None
     opponents: list[str | None]
     time_control: dict[str, Any] | None
@@ -186,6 +205,20 @@ class AccountOfferEvent(Message):
     game: GameBrief
 
 
+class FollowedPerson(BaseModel):
+    id: int
+    name: str
+
+
+class FollowedGameEvent(Message):
+    """A person you follow, with `notify` on, started a game: watch it at `game.url` (once per
+    game; never when you play in it, nor when one of you has blocked the other)."""
+
+    type: Literal["followedGame"]
+    user: FollowedPerson
+    game: GameSummary
+
+
 # -- tournament sockets: WS /api/v1/tournaments/ws and WS /api/v1/tournaments/{id}/ws ----------------
 
 class TournamentMessage(Message):
@@ -201,15 +234,27 @@ class TournamentMessage(Message):
 
 MatchSocketMessage = Annotated[
     StateMessage | ClockMessage | OfferMessage | ResultMessage | PresenceMessage | AckMessage
-    | ErrorMessage | PongMessage | ChatLineMessage | AnalysisMessage, Field(discriminator="type")]
+    | ErrorMessage | PongMessage | ChatLineMessage | ChatHiddenMessage | AnalysisMessage,
+    Field(discriminator="type")]
 MatchSocketRequest = Annotated[MoveRequest | SyncRequest | PingRequest, Field(discriminator="type")]
 LobbySocketMessage = Annotated[
     SeeksMessage | LobbyChallengeMessage | MatchStartedMessage | ChallengeDeclinedMessage
     | ChallengeCanceledMessage | ErrorMessage | PongMessage, Field(discriminator="type")]
 EventStreamMessage = Annotated[
     ChallengeEvent | ChallengeCanceledEvent | ChallengeDeclinedEvent | GameStartEvent
-    | GameFinishEvent | YourTurnEvent | AccountOfferEvent, Field(discriminator="type")]
+    | GameFinishEvent | YourTurnEvent | AccountOfferEvent | ModerationNoticeMessage
+    | FollowedGameEvent, Field(discriminator="type")]
 TournamentSocketMessage = Annotated[TournamentMessage | PongMessage, Field(discriminator="type")]
 MatchStreamMessage = Annotated[
     GameFullEvent | GameStateEvent | StreamOfferEvent | OpponentGoneEvent | StreamFinishEvent
-    | ChatLineMessage, Field(discriminator="type")]
+    | ChatLineMessage | ChatHiddenMessage, Field(discriminator="type")]
+
+
+class EventStreamLine(RootModel[EventStreamMessage]):
+    """One line of `GET /api/v1/stream/event` (empty lines only keep the connection open);
+    `type` tells which message it is. Ignore types you do not know."""
+
+
+class MatchStreamLine(RootModel[MatchStreamMessage]):
+    """One line of `GET /api/v1/matches/{id}/stream` (empty lines only keep the connection
+    open); `type` tells which message it is. Ignore types you do not know."""

@@ -23,6 +23,7 @@ AnyMessage = (
     | m.GameFinishEvent | m.GameFullEvent | m.GameStateEvent | m.StreamOfferEvent
     | m.OpponentGoneEvent | m.StreamFinishEvent | m.ChatLineMessage | m.YourTurnEvent
     | m.AccountOfferEvent | m.ChallengeCanceledMessage | m.AnalysisMessage | m.TournamentMessage
+    | m.ChatHiddenMessage | m.ModerationNoticeMessage | m.FollowedGameEvent
 )
 
 

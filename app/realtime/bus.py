@@ -197,6 +197,11 @@ LIVE_CHANNEL = "live"
 streams and the bot runner."""
 
 
+NOTICES_CHANNEL = "notices"
+"""What the push job turns into notifications besides match changes: a challenge sent (the
+same message the target's own channel carries). Read only by the jobs' leader."""
+
+
 def match_channel(match_id: str) -> str:
     """A match's public channel: its changes (no secrets), presence, clock ticks."""
     return f"match:{match_id}"

@@ -36,6 +36,7 @@ import orjson
 from redis.exceptions import RedisError
 
 from app.kernel import timesource
+from app.kernel.cancellation import cancel_and_wait, repeat, reraise_if_cancelled
 from app.kernel.errors import ServerBusy
 from app.realtime.bus import match_channel
 from app.realtime.messages import PresenceMessage, bus_form
@@ -97,11 +98,7 @@ class Presence:
         self._tasks = [loop.create_task(self._flush_forever())]
 
     async def aclose(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_and_wait(self._tasks)
         self._tasks = []
 
     async def _flush_forever(self) -> None:
@@ -115,6 +112,7 @@ class Presence:
             except asyncio.CancelledError:
                 raise
             except Exception:  # Redis away: publish again with the next change
+                reraise_if_cancelled()
                 log.exception("presence flush failed")
                 self._dirty |= dirty
             self._forget_old()
@@ -232,6 +230,18 @@ class Presence:
                 out[user_id] = self._left_at[user_id]
         return out
 
+    def online_users(self, user_ids: Iterable[int]) -> set[int]:
+        """Which of these users have a socket or stream open (the follow lists' online dots)."""
+        return {u for u in user_ids if self.is_online(u)}
+
+    async def online_users_async(self, user_ids: Iterable[int]) -> set[int]:
+        return self.online_users(user_ids)
+
+    def gone_users(self, user_ids: Iterable[int]) -> set[int]:
+        """Users whose last socket has closed (those never seen are not gone): quick play pairs
+        nobody who has left, however recently."""
+        return {u for u in user_ids if not self.is_online(u) and u in self._left_at}
+
     def spectator_counts(self) -> dict[str, int]:
         return {match_id: sum(1 for c in sockets.values() if c.seat is None)
                 for match_id, sockets in self._by_match.items()}
@@ -284,6 +294,11 @@ class SharedPresence(Presence):
     def _matches_key(self, instance: str) -> str:
         return f"{self.prefix}im:{instance}"
 
+    def _online_key(self, instance: str) -> str:
+        """The users with a socket open on ``instance`` (rewritten by its heartbeat and when one
+        leaves): who is online anywhere is the union over the live instances."""
+        return f"{self.prefix}iu:{instance}"
+
     @property
     def _instances_key(self) -> str:
         return f"{self.prefix}instances"
@@ -332,6 +347,7 @@ class SharedPresence(Presence):
                     pipe.hset(self._left_key(match_id), user, now)
             pipe.zrem(self._instances_key, self.instance)
             pipe.delete(self._matches_key(self.instance))
+            pipe.delete(self._online_key(self.instance))
             if self._by_user:
                 pipe.zadd(self._users_key, {str(u): now for u in self._by_user})
             await pipe.execute()
@@ -342,6 +358,15 @@ class SharedPresence(Presence):
 
     def _user_left(self, user_id: int) -> None:
         self._gone_users.add(user_id)
+        if self._wake is not None:  # the flusher writes who is online now, without a match
+            self._wake.set()
+
+    def _write_online(self, pipe: Any) -> None:
+        key = self._online_key(self.instance)
+        pipe.delete(key)
+        if self._by_user:
+            pipe.sadd(key, *(str(u) for u in self._by_user))
+            pipe.expire(key, int(self.dead_after) + 60)
 
     def _local_part(self, match_id: str) -> dict[str, Any]:
         sockets = self._by_match.get(match_id, {}).values()
@@ -350,24 +375,19 @@ class SharedPresence(Presence):
         return {"s": sum(1 for c in sockets if c.seat is None), "p": seated}
 
     async def _heartbeat_forever(self) -> None:
-        while True:
-            try:
-                await self._beat()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.warning("presence heartbeat failed", exc_info=True)
-            await asyncio.sleep(self.heartbeat)
+        await repeat(self._beat, lambda: self.heartbeat, failure="presence heartbeat failed",
+                     logger=log)
 
     async def _beat(self) -> None:
         redis = self.client()
         now = _epoch(timesource.now())
-        async with redis.pipeline(transaction=False) as pipe:
+        async with redis.pipeline(transaction=True) as pipe:
             pipe.set(self._born_key, now, nx=True)
             if self.register:
                 pipe.zadd(self._instances_key, {self.instance: now})
                 if self._by_user:
                     pipe.zadd(self._users_key, {str(u): now for u in self._by_user})
+                self._write_online(pipe)
             pipe.hgetall(self._counts_key)
             replies = await pipe.execute()
         self._counts = {k.decode(): int(v) for k, v in replies[-1].items() if int(v) > 0}
@@ -375,7 +395,7 @@ class SharedPresence(Presence):
     async def _flush(self, dirty: set[str]) -> None:
         redis = self.client()
         now = _epoch(timesource.now())
-        async with redis.pipeline(transaction=False) as pipe:
+        async with redis.pipeline(transaction=True) as pipe:
             pipe.zadd(self._instances_key, {self.instance: now})
             for match_id in dirty:
                 part = self._local_part(match_id)
@@ -395,6 +415,8 @@ class SharedPresence(Presence):
             if self._gone_users:
                 pipe.zadd(self._users_key, {str(u): now for u in self._gone_users})
                 self._gone_users = set()
+                if self.register:
+                    self._write_online(pipe)
             await pipe.execute()
         for match_id in dirty:
             view = await self.match_presence_async(match_id)
@@ -490,6 +512,58 @@ class SharedPresence(Presence):
             elif healing:  # unknown only because Redis lost it: present until shown otherwise
                 out[user_id] = None
         return out
+
+    async def gone_users_async(self, user_ids: Iterable[int]) -> set[int]:
+        """Users seen on some instance who have no socket open on any live one now. Users never
+        seen, and everyone while the presence heals after Redis came back, are not gone."""
+        ids = [u for u in user_ids if not self.is_online(u)]
+        if not ids:
+            return set()
+        redis = self.client()
+        horizon = _epoch(timesource.now()) - self.dead_after
+        if max(self._healed_at or 0.0, await self._born()) >= horizon:
+            return set()
+        live = [name.decode() for name in
+                await redis.zrangebyscore(self._instances_key, horizon, "+inf")]
+        keys = [str(u) for u in ids]
+        async with redis.pipeline(transaction=False) as pipe:
+            pipe.zmscore(self._users_key, keys)
+            for instance in live:
+                pipe.smismember(self._online_key(instance), keys)
+            seen, *online = await pipe.execute()
+        return {u for i, u in enumerate(ids)
+                if seen[i] is not None and not any(flags[i] for flags in online)}
+
+    async def online_users_async(self, user_ids: Iterable[int]) -> set[int]:
+        """Users with a socket open on this instance or on any live one (the union of the live
+        instances' online sets, as their heartbeats last wrote them)."""
+        ids = list(user_ids)
+        found = {u for u in ids if self.is_online(u)}
+        rest = [u for u in ids if u not in found]
+        if not rest:
+            return found
+        redis = self.client()
+        horizon = _epoch(timesource.now()) - self.dead_after
+        live = [name.decode() for name in
+                await redis.zrangebyscore(self._instances_key, horizon, "+inf")]
+        if not live:
+            return found
+        keys = [str(u) for u in rest]
+        async with redis.pipeline(transaction=False) as pipe:
+            for instance in live:
+                pipe.smismember(self._online_key(instance), keys)
+            online = await pipe.execute()
+        return found | {u for i, u in enumerate(rest) if any(flags[i] for flags in online)}
+
+    def online_users(self, user_ids: Iterable[int]) -> set[int]:
+        ids = list(user_ids)
+        return self._on_loop(self.online_users_async(ids),
+                             lambda: super(SharedPresence, self).online_users(ids))
+
+    def gone_users(self, user_ids: Iterable[int]) -> set[int]:
+        ids = list(user_ids)
+        return self._on_loop(self.gone_users_async(ids),
+                             lambda: super(SharedPresence, self).gone_users(ids))
 
     def spectator_counts(self) -> dict[str, int]:
         """Across instances, as of the last heartbeat (and this instance's own flushes)."""

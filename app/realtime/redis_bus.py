@@ -32,6 +32,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.connection import BlockingConnectionPool
 from redis.exceptions import RedisError
 
+from app.kernel.cancellation import cancel_and_wait, reraise_if_cancelled
 from app.kernel.metrics import BUS_DELIVERY_SECONDS, BUS_RECONNECTS
 from app.realtime.bus import RESYNC, Inbox, Sink, deliver, new_inbox, read, wire_form
 
@@ -62,6 +63,9 @@ class RedisBus:
         self._failures = 0
         """Batches Redis refused so far: a callback queued before one of them is never called."""
         self._tasks: list[asyncio.Task[None]] = []
+        self._resubscribing: set[asyncio.Task[None]] = set()
+        """Subscriptions of channels joined while Redis was away, under way (each heal starts
+        one; it leaves this set when it ends)."""
         self._control = asyncio.Lock()
         self._unconfirmed: set[str] = set()
         """Channels joined while Redis was away, to subscribe when it is back."""
@@ -100,12 +104,9 @@ class RedisBus:
 
     async def aclose(self) -> None:
         await self._drain_outbox()
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_and_wait([*self._tasks, *self._resubscribing])
         self._tasks = []
+        self._resubscribing.clear()
         with contextlib.suppress(Exception):
             if self._pubsub is not None:
                 await self._pubsub.aclose()
@@ -176,6 +177,7 @@ class RedisBus:
                             pipe.publish(channel, data)
                         await pipe.execute()
             except Exception:  # Redis away: these messages are lost; states resync on the next
+                reraise_if_cancelled()
                 log.exception("publishing %d bus message(s) failed", len(messages))
                 self._failures += 1
                 await asyncio.sleep(0.2)
@@ -259,6 +261,7 @@ class RedisBus:
                     await self._pubsub.subscribe(f"{self.prefix}_bus:{self.instance}")
                 self._ready.set()
             except Exception:
+                reraise_if_cancelled()
                 log.warning("Redis pub/sub unreachable; retrying", exc_info=True)
                 await asyncio.sleep(0.5)
         lost = False
@@ -268,6 +271,7 @@ class RedisBus:
             except asyncio.CancelledError:
                 raise
             except Exception:
+                reraise_if_cancelled()
                 if not lost:
                     log.warning("Redis pub/sub connection lost; reconnecting", exc_info=True)
                 lost = True
@@ -313,7 +317,8 @@ class RedisBus:
         BUS_RECONNECTS.inc()
         if self._unconfirmed:  # joined while Redis was away: redis-py never recorded them
             task = asyncio.get_running_loop().create_task(self._subscribe_missed())
-            self._tasks.append(task)
+            self._resubscribing.add(task)
+            task.add_done_callback(self._resubscribing.discard)
         for key in list(self._local):
             self._fan_out(key, {"type": RESYNC})
         for listener in self._reconnect_listeners:

@@ -6,23 +6,29 @@ uses. A browser visitor becomes a guest the first time they create or join with 
 
 from __future__ import annotations
 
+import contextlib
+
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
 
-from app.accounts import ensure_user
+from app.accounts import board_confirm_moves, ensure_user
 from app.db.deps import SessionDep
+from app.db.models import MatchAnalysis
 from app.db.one_hop import OneHopRoute
 from app.http.doors import PageDoor
 from app.http.ratelimit import limiter_for
 from app.kernel import i18n
-from app.kernel.errors import Forbidden, NotFound
+from app.kernel.errors import Forbidden, NotFound, ServiceError
 from app.lobby import Lobby
+from app.luck import LuckService
 from app.match import (
     CLOCK_PRESETS,
     FIXED_DEAL_NOTE,
     SEALED_CODE,
     Matches,
     clock_from_form,
+    conditional_moves_taken,
+    current_playban,
     match_payload,
     option_fields,
     options_from_form,
@@ -31,6 +37,7 @@ from app.match import (
     seat_ratings,
 )
 from app.people import games_in_play
+from app.puzzles import PuzzleService
 from app.web.forms import check_csrf, form_int, page_viewer, safe_next
 from app.web.templating import render, templates
 from games import registry
@@ -47,11 +54,15 @@ def home(request: Request, session: SessionDep, lobby: Lobby) -> Response:
     translate = i18n.gettext  # msgids of the games' words, extracted where they are written
     option_labels = {  # the lobby rows name a seek's options in the page's language
         game["id"]: {field["name"]: {"title": translate(field["title"]),
-                                     "choices": {str(c): translate(str(c)) for c in field["choices"]}}
+                                     "choices": {str(c): translate(label) for c, label in
+                                                 zip(field["choices"], field["choice_labels"],
+                                                     strict=True)}}
                      for field in game["fields"]}
         for game in games}
     return render(request, "home.html", games=games, seeks=seeks, clock_presets=CLOCK_PRESETS,
-                  my_games=mine, option_labels=option_labels)
+                  my_games=mine, option_labels=option_labels,
+                  daily_puzzle=PuzzleService(session).daily_json(),
+                  playban=current_playban(session, viewer.id) if viewer else None)
 
 
 @router.get("/lobby")
@@ -85,7 +96,8 @@ async def create_from_form(request: Request, session: SessionDep, matches: Match
     players = form_int(players_raw, minimum=0)
     options = options_from_form(game_id, form)
     time_control = clock_from_form(form)
-    limiter_for(request.app).enforce("seeks" if form.get("mode") == "lobby" else "matches", f"u:{user.id}")
+    limiter_for(request.app).enforce("seeks" if form.get("mode") == "lobby" else "matches", f"u:{user.id}",
+                                      request)
     if form.get("mode") == "lobby":
         lobby.create_seek(user, game_id, options, players, rated=form.get("rated") is not None,
                           time_control=time_control, seat=seat)
@@ -117,10 +129,20 @@ def match_page(match_id: str, request: Request, session: SessionDep, matches: Ma
     payload = match_payload(record, viewer.id if viewer else None)
     game = registry.get(record.game)
     fixed_note = i18n.gettext(FIXED_DEAL_NOTE) if payload["fixed_deal"] else None
+    # the page asks for an analysis only when there is one (a missing one is no error to fetch)
+    analysed = record.status == "finished" and session.get(MatchAnalysis, match_id) is not None
+    luck = None
+    if record.status == "finished" and not record.sealed and record.game in LuckService.GAMES:
+        with contextlib.suppress(ServiceError):  # a game ended by resignation has none
+            luck = LuckService(session).read(match_id, viewer.id if viewer else None)
     return render(request, "match.html", match=payload, game=game.describe(),
                   fixed_deal_note=fixed_note,
                   can_join=record.status == "waiting" and payload["your_seat"] is None,
-                  ratings=seat_ratings(session, record))
+                  ratings=seat_ratings(session, record), analysed=analysed, luck=luck,
+                  conditional_moves=payload["your_seat"] is not None
+                  and conditional_moves_taken(record.game),
+                  confirm_moves=board_confirm_moves(session, viewer)
+                  if payload["your_seat"] is not None else None)
 
 
 def sealed_page(request: Request, message: str, tournament_id: str | None) -> Response:

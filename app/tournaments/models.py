@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import JSON, Boolean, Float, ForeignKey, Integer, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from app.db.json_shapes import StoredTimeControl
 from app.db.models import Base, User, utcnow
 
 
@@ -25,7 +26,7 @@ class Tournament(Base):
     kind: Mapped[str] = mapped_column(String(10))  # swiss | arena | duplicate
     game: Mapped[str] = mapped_column(String(20))
     options: Mapped[dict[str, Any]] = mapped_column(default=dict)
-    time_control: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    time_control: Mapped[StoredTimeControl | None] = mapped_column(JSON)
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
     rounds: Mapped[int | None] = mapped_column(Integer)  # swiss, duplicate
     minutes: Mapped[int | None] = mapped_column(Integer)  # arena: length of the window
@@ -90,7 +91,8 @@ class TournamentGame(Base):
     match_id: Mapped[str | None] = mapped_column(ForeignKey("matches.id", ondelete="SET NULL"),
                                                  unique=True)
     status: Mapped[str] = mapped_column(String(10), default="playing", index=True)
-    # playing | finished | bye | void (an arena game still running when the arena ended)
+    # playing | finished | bye | void (an arena game that counts for nobody: aborted, or still
+    # running when the arena ended)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None]
 

@@ -1,10 +1,13 @@
 """Tournament pairing and scoring: pure functions over plain values (no database, no web).
 
-- **Swiss** (:func:`pair_swiss`): one maximum-weight matching (networkx, Edmonds' blossom) over
-  the players still in. Rules, strongest first: as many games as possible; nobody meets the same
-  opponent twice; at most one bye per player, given to the lowest-ranked player who has had
-  none; players meet others of their own score group (a squared score difference is paid for);
-  colours (seat 0 moves first) alternate, and nobody is forced a third time to the same seat.
+- **Swiss** (:func:`pair_swiss`): maximum-weight matchings (networkx, Edmonds' blossom), one
+  per score bracket, over the players still in. Rules, strongest first: as many games as
+  possible; nobody meets the same opponent twice; at most one bye per player, given to the
+  lowest-ranked player who has had none; two players who must both have the same seat do not
+  meet; then as the Dutch system (FIDE C.04.3) orders its criteria: the lowest scores float
+  down, players meet their own score group (a squared score difference is paid for), the
+  fewest seat wishes are denied, the lowest-ranked floats, the fold (:class:`_Weights`). Seats
+  (seat 0 moves first, as white) as the Dutch system allocates colours (:func:`assign_seats`).
 - **Arena** (:func:`pair_arena`, :func:`arena_points`): players waiting are paired with the
   closest in score, then rating, never the opponent they just played (unless they are the only
   two players in); a win is 2 points, a draw 1, and after two wins in a row every game scores
@@ -31,12 +34,9 @@ BYE_POINTS = 1.0
 _BYE = -1
 """The bye's node in the matching graph (user ids are positive)."""
 
-# Weights, each level dominating every sum of the levels below it (integers: exact matching).
-_REPEAT = 10**16
-_BYE_RANK = 10**11
-_COLOUR_ABSOLUTE = 10**9
-_GROUP = 10**6
-_COLOUR = 1_000
+_FLOAT = -2
+"""The node a bracket's odd player is matched with to float down to the next bracket."""
+
 _SPARSE_NEIGHBOURS = 6
 
 
@@ -67,29 +67,31 @@ def _colour_balance(colours: Sequence[int]) -> int:
 
 
 def _wants(player: SwissPlayer) -> tuple[int | None, int]:
-    """(seat wanted, strength): 3 absolute (else a third same seat in a row or a balance past
-    ±2), 2 strong (balance ±1), 1 mild (alternation), 0 none (no game yet)."""
+    """(seat wanted, strength), FIDE's colour preference: 3 absolute (a balance past ±1, else
+    the same seat in the last two games), 2 strong (balance ±1), 1 mild (alternation), 0 none
+    (no game yet)."""
     if not player.colours:
         return None, 0
     balance = _colour_balance(player.colours)
     last_two = player.colours[-2:]
-    if balance >= 2 or last_two == (0, 0):
-        return 1, 3
-    if balance <= -2 or last_two == (1, 1):
-        return 0, 3
+    if abs(balance) >= 2:
+        return (1 if balance > 0 else 0), 3
+    if len(last_two) == 2 and last_two[0] == last_two[1]:
+        return 1 - last_two[0], 3
     if balance:
         return (1 if balance > 0 else 0), 2
     return 1 - player.colours[-1], 1
 
 
-def _colour_penalty(a: SwissPlayer, b: SwissPlayer) -> int:
+def _seat_conflict(a: SwissPlayer, b: SwissPlayer) -> tuple[bool, bool, bool]:
+    """What pairing ``a`` with ``b`` costs in seat wishes (FIDE C.04.3 C.10–C.13): (both wishes
+    absolute for the same seat: not to be paired; one player denied their wish; the player
+    denied it had a strong or absolute one)."""
     seat_a, strength_a = _wants(a)
     seat_b, strength_b = _wants(b)
     if seat_a is None or seat_b is None or seat_a != seat_b:
-        return 0
-    if min(strength_a, strength_b) == 3:
-        return _COLOUR_ABSOLUTE
-    return _COLOUR * (strength_a + strength_b)
+        return False, False, False
+    return min(strength_a, strength_b) == 3, True, min(strength_a, strength_b) >= 2
 
 
 def _half_points(score: float) -> int:
@@ -101,15 +103,62 @@ def ranked(players: Iterable[SwissPlayer]) -> list[SwissPlayer]:
     return sorted(players, key=lambda p: (-p.score, -p.rating, p.id))
 
 
-def _pair_weight(a: SwissPlayer, b: SwissPlayer, rank: dict[int, int], group_size: dict[int, int]
-                 ) -> int:
+@dataclass(frozen=True)
+class _Weights:
+    """Integer edge weights of one pairing (exact matching), each level worth more than every
+    sum of the levels below it can reach over a round, strongest first: a repeated pairing (the
+    last resort), the bye's rank, two absolute wishes for the same seat (the last resort), the
+    score of whoever floats down, squared score differences, seat wishes denied, strong seat
+    wishes denied, the rank of whoever floats down (the lowest first), the fold (see
+    ``_pair_weight``)."""
+
+    fold: int
+    float_rank: int
+    strong: int
+    wish: int
+    group: int
+    float_score: int
+    absolute: int
+    bye_rank: int
+    repeat: int
+
+    @classmethod
+    def of(cls, order: list[SwissPlayer]) -> _Weights:
+        n = len(order) + 1
+        pairs = n // 2 + 1
+        spread = _half_points(order[0].score) - _half_points(order[-1].score) + 1 if order else 1
+        total = 0
+        levels = []
+        for count in (n * pairs, n, pairs, pairs, pairs * spread * spread, spread, pairs, n, n):
+            levels.append(total + 1)
+            total += (total + 1) * count
+        return cls(*levels)
+
+
+@dataclass(frozen=True)
+class _Field:
+    """What every bracket's matching needs to know of the whole field."""
+
+    rank: dict[int, int]
+    group_size: dict[int, int]
+    weights: _Weights
+
+
+def _pair_weight(a: SwissPlayer, b: SwissPlayer, field_: _Field) -> int:
+    """The weight of pairing ``a`` with ``b`` (higher is better). Below the score and seat
+    levels, the Dutch system's order: inside a score group the top half meets the bottom half
+    (the fold: the rank distance's deviation from half the group is paid for); a player from a
+    higher group meets the highest-ranked player it can (the rank distance is paid for)."""
+    w = field_.weights
     gap = _half_points(a.score) - _half_points(b.score)
-    weight = -_GROUP * gap * gap - _colour_penalty(a, b)
-    # Inside a score group the top half meets the bottom half (the Dutch system's fold).
-    ideal = group_size.get(_half_points(a.score), 2) // 2 if gap == 0 else 0
-    weight -= abs(abs(rank[a.id] - rank[b.id]) - ideal) if gap == 0 else 0
+    absolute, denied, strong = _seat_conflict(a, b)
+    weight = -w.group * gap * gap - w.absolute * absolute - w.wish * denied - w.strong * strong
+    distance = abs(field_.rank[a.id] - field_.rank[b.id])
+    if gap == 0:
+        distance = abs(distance - field_.group_size.get(_half_points(a.score), 2) // 2)
+    weight += -w.fold * distance
     if b.id in a.opponents or a.id in b.opponents:
-        weight -= _REPEAT
+        weight -= w.repeat
     return weight
 
 
@@ -120,11 +169,14 @@ def _group_sizes(order: list[SwissPlayer]) -> dict[int, int]:
     return sizes
 
 
-def _graph(pool: list[SwissPlayer], rank: dict[int, int], group_size: dict[int, int],
-           odd_node: int | None, sparse: bool, allow_repeats: bool) -> nx.Graph:
-    """Pairs of ``pool`` (and, when ``odd_node`` is given, one player to the bye or to float
-    down: preferably the lowest ranked who has had no bye). ``sparse`` links each player only
-    to its neighbours in ranking and around its fold partner."""
+def _graph(pool: list[SwissPlayer], field_: _Field, odd_node: int | None, sparse: bool,
+           allow_repeats: bool) -> nx.Graph:
+    """Pairs of ``pool`` (and, when ``odd_node`` is given, one player to the bye — the lowest
+    ranked who has had none — or to float down: the lowest score, then the fewest seat wishes
+    denied, then the lowest rank). ``sparse`` links each player only to its neighbours in
+    ranking and around its fold partner."""
+    w = field_.weights
+    base = w.repeat * 4
     graph = nx.Graph()
     half = len(pool) // 2
     for i, a in enumerate(pool):
@@ -133,43 +185,45 @@ def _graph(pool: list[SwissPlayer], rank: dict[int, int], group_size: dict[int, 
                 continue
             b = pool[j]
             forbidden = (b.id in a.opponents or a.id in b.opponents
-                         or _colour_penalty(a, b) == _COLOUR_ABSOLUTE)
+                         or _seat_conflict(a, b)[0])
             if forbidden and not allow_repeats:
                 continue
-            graph.add_edge(a.id, b.id, weight=_REPEAT * 4 + _pair_weight(a, b, rank, group_size))
-    if odd_node is not None:
+            graph.add_edge(a.id, b.id, weight=base + _pair_weight(a, b, field_))
+    if odd_node == _BYE:
         for i, p in enumerate(pool):
-            if p.byes == 0 or odd_node != _BYE:
-                graph.add_edge(odd_node, p.id, weight=_REPEAT * 4 + _BYE_RANK * (i + 1))
+            if p.byes == 0:
+                graph.add_edge(_BYE, p.id, weight=base + w.bye_rank * (i + 1))
             elif allow_repeats:
-                graph.add_edge(odd_node, p.id, weight=_REPEAT * 2)
+                graph.add_edge(_BYE, p.id, weight=w.repeat * 2)
+    elif odd_node == _FLOAT:
+        top = _half_points(pool[0].score)
+        for i, p in enumerate(pool):
+            graph.add_edge(_FLOAT, p.id, weight=base + w.float_score * (
+                top - _half_points(p.score)) + w.float_rank * (i + 1))
     return graph
 
 
-_FLOAT = -2
-
-
-def _odd_one_is_lowest(matching: set[tuple[int, int]], pool: list[SwissPlayer],
-                       odd_node: int | None, bye_to: int | None) -> bool:
-    """Whether the floater is the pool's lowest-ranked player, or the bye went to ``bye_to``,
-    the lowest-ranked player of the whole field who has had none: a sparse graph may have had to
-    pick another (then the full graph decides), and so may the last bracket, whose pool need not
+def _odd_one_is_right(matching: set[tuple[int, int]], pool: list[SwissPlayer],
+                      odd_node: int | None, bye_to: int | None) -> bool:
+    """Whether the bye went to ``bye_to``, the lowest-ranked player of the whole field who has
+    had none, or the floater has the pool's lowest score: a sparse graph may have had to pick
+    another (then the full graph decides), and so may the last bracket, whose pool need not
     hold ``bye_to`` (it may have been paired in a bracket above while another floated down)."""
     if odd_node is None:
         return True
     chosen = next((x if y == odd_node else y for x, y in matching if odd_node in (x, y)), None)
     if odd_node == _BYE:
         return bye_to is not None and chosen == bye_to
-    return bool(pool) and chosen == pool[-1].id
+    lowest = {p.id for p in pool if p.score == pool[-1].score}
+    return chosen in lowest
 
 
 class _Stuck(Exception):
     """The last bracket cannot be paired as it stands."""
 
 
-def _match(pool: list[SwissPlayer], rank: dict[int, int], group_size: dict[int, int],
-           last: bool, allow_repeats: bool = False, bye_to: int | None = None
-           ) -> tuple[set[tuple[int, int]], list[int]]:
+def _match(pool: list[SwissPlayer], field_: _Field, last: bool, allow_repeats: bool = False,
+           bye_to: int | None = None) -> tuple[set[tuple[int, int]], list[int]]:
     """Pairs of one bracket, and who floats down (not the last bracket) or is left (the last).
     ``bye_to``: who the last bracket must give the bye to (else it is stuck). The last resort
     (``allow_repeats``) takes the full graph at once: its weights alone choose the bye, and a
@@ -179,16 +233,16 @@ def _match(pool: list[SwissPlayer], rank: dict[int, int], group_size: dict[int, 
     matching: set[tuple[int, int]] = set()
     sparse_first = len(pool) > 3 * _SPARSE_NEIGHBOURS and not allow_repeats
     for sparse in (True, False) if sparse_first else (False,):
-        graph = _graph(pool, rank, group_size, odd_node, sparse, allow_repeats)
+        graph = _graph(pool, field_, odd_node, sparse, allow_repeats)
         matching = nx.max_weight_matching(graph, maxcardinality=True)
-        if 2 * len(matching) == wanted and _odd_one_is_lowest(matching, pool, odd_node, bye_to):
+        if 2 * len(matching) == wanted and _odd_one_is_right(matching, pool, odd_node, bye_to):
             break
     paired = {x for pair in matching for x in pair}
     left = [p.id for p in pool if p.id not in paired]
-    floats = [x if y in (_FLOAT,) else y for x, y in matching if _FLOAT in (x, y)]
+    floats = [x if y == _FLOAT else y for x, y in matching if _FLOAT in (x, y)]
     pairs = {(x, y) for x, y in matching if _FLOAT not in (x, y)}
     if last and not allow_repeats and (
-            left or not _odd_one_is_lowest(matching, pool, odd_node, bye_to)):
+            left or not _odd_one_is_right(matching, pool, odd_node, bye_to)):
         raise _Stuck
     return pairs, floats + left
 
@@ -214,7 +268,7 @@ def _pair_by_brackets(order: list[SwissPlayer]) -> set[tuple[int, int]]:
     the whole field is one matching where a repeated pairing, a second bye or a third same seat
     in a row are allowed, as the last resort, each at a price far above any other."""
     rank = {p.id: i for i, p in enumerate(order)}
-    group_size = _group_sizes(order)
+    field_ = _Field(rank, _group_sizes(order), _Weights.of(order))
     by_id = {p.id: p for p in order}
     bye_to = next((p.id for p in reversed(order) if p.byes == 0), None)
     groups = _brackets(order, 0)
@@ -225,55 +279,79 @@ def _pair_by_brackets(order: list[SwissPlayer]) -> set[tuple[int, int]]:
         try:
             for index, bracket in enumerate(brackets):
                 pool = sorted([by_id[i] for i in carry] + bracket, key=lambda p: rank[p.id])
-                found, carry = _match(pool, rank, group_size, index == len(brackets) - 1,
-                                      bye_to=bye_to)
+                found, carry = _match(pool, field_, index == len(brackets) - 1, bye_to=bye_to)
                 pairs |= found
             return pairs
         except _Stuck:
             continue
-    pairs, _ = _match(order, rank, group_size, True, allow_repeats=True)
+    pairs, _ = _match(order, field_, True, allow_repeats=True)
     return pairs
 
 
-def assign_seats(a: SwissPlayer, b: SwissPlayer) -> Board:
-    """Who moves first: the one who wants the first seat more; else alternate the higher ranked."""
-    seat_a, strength_a = _wants(a)
-    seat_b, strength_b = _wants(b)
-    if strength_a != strength_b or seat_a != seat_b:
-        if strength_a >= strength_b and seat_a is not None:
-            return Board(a.id, b.id) if seat_a == 0 else Board(b.id, a.id)
-        if seat_b is not None:
-            return Board(b.id, a.id) if seat_b == 0 else Board(a.id, b.id)
-    balance_a, balance_b = _colour_balance(a.colours), _colour_balance(b.colours)
-    if balance_a != balance_b:
-        return Board(a.id, b.id) if balance_a < balance_b else Board(b.id, a.id)
-    if a.colours and b.colours and a.colours[-1] != b.colours[-1]:
-        return Board(a.id, b.id) if a.colours[-1] == 1 else Board(b.id, a.id)
-    if a.colours:
-        return Board(a.id, b.id) if a.colours[-1] == 1 else Board(b.id, a.id)
-    return Board(a.id, b.id)
+def _seat_of_higher(higher: SwissPlayer, lower: SwissPlayer, board: int) -> int:
+    """The seat of the higher-ranked player of a board (FIDE Dutch system, C.04.3 E, with the
+    first seat as white), deciding by the first rule that tells them apart:
+
+    1. both seat wishes are granted when they differ (or only one player has one);
+    2. else the stronger wish, two absolute ones going to the wider seat imbalance;
+    3. else the seats alternate from the most recent game in which they sat differently;
+    4. else the higher-ranked player gets their wish;
+    5. neither has played yet (round 1): the top board's higher-ranked player takes the first
+       seat, the next board's the second, and so on alternating (FIDE alternates by pairing
+       number, which in round 1 is the board number).
+    """
+    seat_h, strength_h = _wants(higher)
+    seat_l, strength_l = _wants(lower)
+    if seat_h is None and seat_l is None:
+        return 0 if board % 2 else 1
+    if seat_h is None or seat_l is None or seat_h != seat_l:
+        return seat_h if seat_h is not None else 1 - (seat_l or 0)
+    if strength_h != strength_l:
+        return seat_h if strength_h > strength_l else 1 - seat_h
+    if strength_h == 3:
+        wider_h = abs(_colour_balance(higher.colours))
+        wider_l = abs(_colour_balance(lower.colours))
+        if wider_h != wider_l:
+            return seat_h if wider_h > wider_l else 1 - seat_h
+    for mine, theirs in zip(reversed(higher.colours), reversed(lower.colours), strict=False):
+        if mine != theirs:
+            return theirs
+    return seat_h
+
+
+def assign_seats(higher: SwissPlayer, lower: SwissPlayer, board: int = 1) -> Board:
+    """The board of two players, ``higher`` the higher-ranked (by score, then rating, then id)
+    and ``board`` its number (1 the top board): who takes the first seat, as the Dutch system
+    allocates colours (``_seat_of_higher``)."""
+    if _seat_of_higher(higher, lower, board) == 0:
+        return Board(higher.id, lower.id)
+    return Board(lower.id, higher.id)
 
 
 def pair_swiss(players: Iterable[SwissPlayer]) -> list[Board]:
     """The boards of the next round, top board first; a bye is ``Board(player, None)``.
 
     One matching per score bracket, top down (a large bracket links each player to its ranking
-    neighbours and around its fold partner first); see ``_pair_by_brackets``."""
+    neighbours and around its fold partner first); see ``_pair_by_brackets``. Boards are
+    ordered by their higher score, then their lower score, then the rank of their higher-ranked
+    player (the bye last); seats follow (``assign_seats``). The ranking alone orders every
+    choice, so the order in which ``players`` come does not change the pairing."""
     order = ranked(players)
     if len(order) < 2:
         return [Board(p.id, None) for p in order]
     by_id = {p.id: p for p in order}
-    matching = _pair_by_brackets(order)
-    boards: list[Board] = []
-    for x, y in matching:
-        if _BYE in (x, y):
-            boards.append(Board(x if y == _BYE else y, None))
-        else:
-            boards.append(assign_seats(by_id[x], by_id[y]))
     rank = {p.id: i for i, p in enumerate(order)}
-    boards.sort(key=lambda board: (board.black is None, min(
-        rank[board.white], rank.get(board.black, len(order)) if board.black else len(order))))
-    return boards
+    pairs: list[tuple[SwissPlayer, SwissPlayer | None]] = []
+    for x, y in _pair_by_brackets(order):
+        if _BYE in (x, y):
+            pairs.append((by_id[x if y == _BYE else y], None))
+        else:
+            first, second = sorted((by_id[x], by_id[y]), key=lambda p: rank[p.id])
+            pairs.append((first, second))
+    pairs.sort(key=lambda pair: (pair[1] is None, -_half_points(pair[0].score),
+                                 -_half_points(pair[1].score) if pair[1] else 0, rank[pair[0].id]))
+    return [Board(higher.id, None) if lower is None else assign_seats(higher, lower, number)
+            for number, (higher, lower) in enumerate(pairs, start=1)]
 
 
 # -- standings -----------------------------------------------------------------------------------

@@ -5,19 +5,21 @@ Thin: each route calls ``TournamentService``; the background job does the pairin
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Request, WebSocket
+from fastapi import APIRouter, Depends, Request, Response, WebSocket
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from app.db.deps import SessionDep
 from app.db.one_hop import OneHopRoute
 from app.http.doors import Challenger, Player, PublicDoor, Reader, declared
 from app.http.errors import ERROR_RESPONSES
+from app.http.paging import PAGED, PageRequest, link_next, paging
 from app.http.ratelimit import rate_limit
 from app.http.scopes import PUBLIC
 from app.http.socket_door import accept, entered
-from app.match import Matches, TimeControl, UserOut
+from app.kernel.errors import Invalid
+from app.match import GAME_RULES, Matches, TimeControl, UserOut
 from app.protocol import TournamentMessage
 from app.realtime.connection import answer_pings, run_jobs
 from app.realtime.messages import forwarded, send
@@ -25,6 +27,8 @@ from app.tournaments.service import (
     LIST_CHANNEL,
     MAX_MINUTES,
     MAX_ROUNDS,
+    TournamentJSON,
+    TournamentLists,
     TournamentService,
     tournament_channel,
 )
@@ -34,7 +38,7 @@ router = APIRouter(route_class=OneHopRoute, prefix="/api/v1", responses=ERROR_RE
 
 
 class TournamentCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra={GAME_RULES: True})
 
     name: str = Field(default="", max_length=60, examples=["Friday Sight Swiss"])
     kind: Literal["swiss", "arena", "duplicate"] = Field(
@@ -58,7 +62,7 @@ class BotEntry(BaseModel):
     level: Literal["easy", "medium", "hard"] = "easy"
 
 
-class SeatOut(BaseModel):
+class TournamentSeatOut(BaseModel):
     seat: int | None = Field(description="0 moves first; null for a bye.")
     user: UserOut
     result: float | None = Field(description="1 win, 0.5 draw, 0 loss (duplicate: rank points).")
@@ -67,14 +71,14 @@ class SeatOut(BaseModel):
                           "increment; a win with 7+ own moves scores a point more).")
 
 
-class GameOut(BaseModel):
+class TournamentGameOut(BaseModel):
     round: int = Field(description="0 in an arena.")
     board: int
     status: Literal["playing", "finished", "bye", "void"]
     match_id: str | None = Field(description="Null for a bye, or a duplicate table of a round "
                                  "still in play that you do not sit at.")
     url: str | None
-    seats: list[SeatOut]
+    seats: list[TournamentSeatOut]
 
 
 class StandingOut(BaseModel):
@@ -126,7 +130,7 @@ class TournamentSummaryOut(BaseModel):
 
 class TournamentOut(TournamentSummaryOut):
     standings: list[StandingOut]
-    games: list[GameOut]
+    games: list[TournamentGameOut]
     rounds_info: list[RoundOut]
     you: YouOut | None
 
@@ -144,7 +148,7 @@ def _service(request: Request, session: SessionDep) -> TournamentService:
 @router.post("/tournaments", response_model=TournamentOut, status_code=201,
              dependencies=[Depends(rate_limit("matches"))])
 def create_tournament(body: TournamentCreate, user: Challenger, request: Request,
-                      session: SessionDep) -> dict[str, Any]:
+                      session: SessionDep) -> TournamentJSON:
     """Create a tournament (accounts only; 403 `accounts_only`). Swiss and duplicate need
     `rounds`, an arena `minutes`; duplicate is for games whose deal can be fixed (Town of
     Stairs) and is never rated. Pairing starts at `starts_at`."""
@@ -155,16 +159,31 @@ def create_tournament(body: TournamentCreate, user: Challenger, request: Request
         minutes=body.minutes, rated=body.rated)
 
 
-@router.get("/tournaments", response_model=TournamentListOut, dependencies=[PublicDoor])
-def list_tournaments(request: Request, session: SessionDep) -> dict[str, Any]:
-    """Upcoming (soonest first), running, and finished (latest first) tournaments.
+@router.get("/tournaments", response_model=TournamentListOut, dependencies=[PublicDoor],
+            responses=PAGED)
+def list_tournaments(request: Request, session: SessionDep, response: Response,
+                     page: Annotated[PageRequest, Depends(paging())]) -> TournamentLists:
+    """Upcoming (soonest first), running, and finished (latest first) tournaments, at most
+    `limit` of each. The finished ones go on page after page: `Link` is the next page, which
+    has the following finished tournaments alone (`upcoming` and `running` empty).
     Live changes: `WS /api/v1/tournaments/ws`."""
-    return _service(request, session).list()
+    after = page.after
+    if after is not None and (len(after) != 2 or not all(isinstance(p, str) for p in after)):
+        raise Invalid("That cursor belongs to another list.", code="invalid_cursor")
+    lists = _service(request, session).list(page.limit + 1, (str(after[0]), str(after[1]))
+                                            if after is not None else None)
+    finished = lists["finished"]
+    if len(finished) > page.limit:
+        last = finished[page.limit - 1]
+        link_next(request, response, (last["starts_at"] or "", last["id"]))
+    lists["upcoming"], lists["running"] = lists["upcoming"][:page.limit], lists["running"][:page.limit]
+    lists["finished"] = finished[:page.limit]
+    return lists
 
 
 @router.get("/tournaments/{tournament_id}", response_model=TournamentOut)
 def get_tournament(tournament_id: str, viewer: Reader, request: Request,
-                   session: SessionDep) -> dict[str, Any]:
+                   session: SessionDep) -> TournamentJSON:
     """Standings (Swiss: score, Buchholz, Sonneborn–Berger; arena and duplicate: points) and
     every game with its link. Live changes: `WS /api/v1/tournaments/{id}/ws`."""
     return _service(request, session).get(tournament_id, viewer.id if viewer else None)
@@ -172,7 +191,7 @@ def get_tournament(tournament_id: str, viewer: Reader, request: Request,
 
 @router.post("/tournaments/{tournament_id}/join", response_model=TournamentOut)
 def join_tournament(tournament_id: str, user: Challenger, request: Request,
-                    session: SessionDep) -> dict[str, Any]:
+                    session: SessionDep) -> TournamentJSON:
     """Enter (or re-enter after withdrawing, or come back after a pause). 409 `already_joined`,
     `tournament_finished`, `tournament_closed` (the last round is paired); 403
     `rated_needs_account`."""
@@ -181,7 +200,7 @@ def join_tournament(tournament_id: str, user: Challenger, request: Request,
 
 @router.post("/tournaments/{tournament_id}/withdraw", response_model=TournamentOut)
 def withdraw_from_tournament(tournament_id: str, user: Challenger, request: Request,
-                             session: SessionDep) -> dict[str, Any]:
+                             session: SessionDep) -> TournamentJSON:
     """Leave: before the start you are removed; after it you are paired no more (your games
     so far count). 409 `not_joined`."""
     return _service(request, session).withdraw(tournament_id, user)
@@ -189,7 +208,7 @@ def withdraw_from_tournament(tournament_id: str, user: Challenger, request: Requ
 
 @router.post("/tournaments/{tournament_id}/pause", response_model=TournamentOut)
 def pause_in_tournament(tournament_id: str, user: Challenger, request: Request,
-                        session: SessionDep) -> dict[str, Any]:
+                        session: SessionDep) -> TournamentJSON:
     """Arena: step away. Your game in play goes on; you are paired again once you `join` again.
     A player whose arena game was aborted because they never made its first move is paused the
     same way. 409 `not_joined`, `not_an_arena`, `tournament_finished`."""
@@ -198,7 +217,7 @@ def pause_in_tournament(tournament_id: str, user: Challenger, request: Request,
 
 @router.post("/tournaments/{tournament_id}/berserk", response_model=TournamentOut)
 def berserk(tournament_id: str, user: Player, request: Request, session: SessionDep,
-            matches: Matches) -> dict[str, Any]:
+            matches: Matches) -> TournamentJSON:
     """Arena: go berserk in your game in play, before your first move: your clock is halved and
     has no increment; a win with at least 7 of your own moves scores one point more.
     409 `not_an_arena`, `no_game_in_play`, `cannot_berserk` (no real-time clock, moved already,
@@ -208,7 +227,7 @@ def berserk(tournament_id: str, user: Player, request: Request, session: Session
 
 @router.post("/tournaments/{tournament_id}/start", response_model=TournamentOut)
 def start_tournament(tournament_id: str, user: Challenger, request: Request,
-                     session: SessionDep) -> dict[str, Any]:
+                     session: SessionDep) -> TournamentJSON:
     """The creator starts an upcoming tournament now instead of at its start time (an arena
     keeps its length). 403 `not_creator`, 409 `already_started`."""
     return _service(request, session).start_now(tournament_id, user)
@@ -216,7 +235,7 @@ def start_tournament(tournament_id: str, user: Challenger, request: Request,
 
 @router.post("/tournaments/{tournament_id}/bots", response_model=TournamentOut)
 def enter_bot(tournament_id: str, body: BotEntry, user: Challenger, request: Request,
-              session: SessionDep) -> dict[str, Any]:
+              session: SessionDep) -> TournamentJSON:
     """The creator enters a built-in bot (each level is one player). 403 `not_creator`."""
     return _service(request, session).add_bot(tournament_id, user, body.level)
 

@@ -7,11 +7,13 @@ scheduler (a restart, a concurrent leader) that read the same version changes no
 unique (tournament, user, slot) seat row refuses a second pairing of anyone in a round. All state
 is in SQL, so a restarted scheduler simply carries on from what is stored.
 
-Rules (also in docs/tournaments.md): a finished two-player game scores 1 / ½ / 0 (Swiss) or Lichess arena
-points; an aborted game (nobody's win) scores 0 for every seat; a bye scores 1. Arena games
-still running when the arena ends do not count. An arena pairs only players who are there: one
-whose game was aborted because they never made their first move is paused, as is one who
-pressed pause, until they join again. Duplicate tables: rank points (pairing.rank_points).
+Rules (also in docs/tournaments.md): a finished two-player game scores 1 / ½ / 0 (Swiss) or
+Lichess arena points; an aborted game (nobody's win) scores 0 for every seat, except in an
+arena, where it counts for nobody (as on Lichess: no points, no game, a streak goes on through
+it); a bye scores 1. Arena games still running when the arena ends do not count either. An
+arena pairs only players who are there: one whose game was aborted because they never made
+their first move is paused, as is one who pressed pause, until they join again. Duplicate
+tables: rank points (pairing.rank_points).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.models import Match, Move
+from app.db.models import Match, Move, User
 from app.db.session import rows_matched
 from app.kernel.timesource import now
 from app.match import (
@@ -35,6 +37,7 @@ from app.match import (
     clock_deadline,
     load_match,
     new_seed,
+    playbanned_among,
     state_of,
     unseal,
     validate_setup,
@@ -197,6 +200,9 @@ class Scheduler:
             if ends_at is not None and match.finished_at is not None and match.finished_at > ends_at:
                 game.status = "void"
                 continue
+            if tournament.kind == "arena" and match.status == "aborted":
+                game.status = "void"  # no result for either player: a streak goes on through it
+                continue
             _score(tournament.kind, game, match, history, moved.get(match.id, {}))
             game.status, game.finished_at = "finished", match.finished_at or now()
         if absent:  # not there: paired again once they come back (join)
@@ -228,6 +234,17 @@ class Scheduler:
         return results
 
     # -- pairing ----------------------------------------------------------------------------------
+
+    def _free_to_play(self, tournament: Tournament, entries: list[TournamentEntry]
+                      ) -> list[TournamentEntry]:
+        """Entrants a rated event may pair now: not those waiting out a playban
+        (app/match/playban.py), nor closed accounts. They sit the round out, unscored."""
+        ids = [e.user_id for e in entries]
+        away = set(self.session.scalars(select(User.id).where(User.id.in_(ids),
+                                                               User.closed_at.is_not(None))))
+        if tournament.rated:
+            away |= playbanned_among(self.session, ids)
+        return [e for e in entries if e.user_id not in away]
 
     def _setup(self, tournament: Tournament, players: int,
                extra: dict[str, Any] | None = None) -> MatchSetup:
@@ -261,6 +278,10 @@ class Scheduler:
         if len(active) < 2:
             tournament.status, tournament.ends_at = "finished", now()
             self._commit(tournament)
+            return
+        active = self._free_to_play(tournament, active)
+        if len(active) < 2:  # the round waits until two may play (nothing was written)
+            self.session.rollback()
             return
         deal = None
         if tournament.kind == "swiss":
@@ -313,6 +334,7 @@ class Scheduler:
                     game.status = "void"
             return int(self._commit(tournament))
         entries = [e for e in self._entries(tournament) if not e.withdrawn and not e.paused]
+        entries = self._free_to_play(tournament, entries)
         games = self._games(tournament)
         busy = {s.user_id for g in games if g.status == "playing" for s in g.seats}
         waiting = [e for e in entries if e.user_id not in busy]

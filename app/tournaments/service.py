@@ -18,22 +18,25 @@ import string
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TypedDict
 
-from sqlalchemy import select
+from sqlalchemy import and_, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from app.db.json_shapes import StoredTimeControl
 from app.db.models import Rating, User
 from app.kernel.errors import Conflict, Forbidden, Invalid, NotFound
 from app.kernel.identity import Identity
+from app.kernel.json_types import JSONObject
 from app.kernel.timesource import now
 from app.match import (
     MatchService,
-    ensure_bot_user,
+    ensure_bot_copy,
     iso,
     parse_time_control,
     public_options,
+    refuse_playban,
     secret_options_set,
     validate_setup,
 )
@@ -55,7 +58,98 @@ MAX_ROUNDS = 30
 MAX_MINUTES = 24 * 60
 DEFAULT_RATING = 25.0
 LIST_CHANNEL = "tournaments"
-Publish = Callable[[str, dict[str, Any]], None]
+Publish = Callable[[str, JSONObject], None]
+"""Sends a message (already in its wire form, ``bus_form``) to a channel."""
+
+
+class EntrantJSON(TypedDict):
+    id: int
+    name: str
+    kind: str
+
+
+class TournamentSummary(TypedDict):
+    """A tournament in the lists (``TournamentService.list``)."""
+
+    id: str
+    name: str
+    kind: str
+    game: str
+    options: JSONObject  # the public ones
+    time_control: StoredTimeControl | None
+    rated: bool
+    rounds: int | None
+    minutes: int | None
+    starts_at: str | None
+    ends_at: str | None
+    status: str
+    round: int
+    version: int
+    created_by: EntrantJSON | None
+    url: str
+    players: int  # entrants still in
+
+
+class StandingRow(TypedDict, total=False):
+    """One line of the standings: Swiss ranks by score, Buchholz, Sonneborn–Berger; arena and
+    duplicate by points (``games`` played; an arena's ``on_fire``)."""
+
+    rank: int
+    score: float
+    buchholz: float
+    sonneborn_berger: float
+    games: int
+    on_fire: bool
+    user: EntrantJSON
+    withdrawn: bool
+    paused: bool
+
+
+class TableSeatJSON(TypedDict):
+    seat: int | None  # None: a bye
+    user: EntrantJSON
+    result: float | None
+    points: float | None
+    berserk: bool
+
+
+class TableJSON(TypedDict):
+    """One game of a round (a duplicate round's other tables hide their match until it ends)."""
+
+    round: int
+    board: int
+    status: str
+    match_id: str | None
+    url: str | None
+    seats: list[TableSeatJSON]
+
+
+class RoundInfo(TypedDict):
+    number: int
+    finished: bool
+    deal: JSONObject | None  # a duplicate round's deal, once the round is over
+
+
+class YouJSON(TypedDict):
+    joined: bool
+    withdrawn: bool
+    paused: bool
+    creator: bool
+
+
+class TournamentJSON(TournamentSummary):
+    """A tournament with its standings and every round's games (``TournamentService.get``)."""
+
+    standings: list[StandingRow]
+    games: list[TableJSON]
+    rounds_info: list[RoundInfo]
+    you: YouJSON | None
+
+
+class TournamentLists(TypedDict):
+    upcoming: list[TournamentSummary]
+    running: list[TournamentSummary]
+    finished: list[TournamentSummary]
 
 
 def tournament_channel(tournament_id: str) -> str:
@@ -94,9 +188,9 @@ class TournamentService:
     # -- creating ---------------------------------------------------------------------------------
 
     def create(self, creator: Identity, *, name: str, kind: str, game: str,
-               options: dict[str, Any] | None, time_control: dict[str, Any] | None,
+               options: JSONObject | None, time_control: JSONObject | None,
                starts_at: datetime | None, rounds: int | None, minutes: float | None,
-               rated: bool) -> dict[str, Any]:
+               rated: bool) -> TournamentJSON:
         if creator.kind != "account":
             raise Forbidden("Sign up to create tournaments.", code="accounts_only")
         if kind not in KINDS:
@@ -125,7 +219,7 @@ class TournamentService:
         if start < now() - timedelta(minutes=5):
             raise Invalid("The start time has passed.", code="start_in_past")
         ends_at = None
-        if kind == "arena" and (control or {}).get("kind") != "realtime":
+        if kind == "arena" and (control is None or control.get("kind") != "realtime"):
             raise Invalid("An arena is played with a real-time clock.", code="arena_needs_realtime")
         if kind == "arena":
             if minutes is None or not 0.1 <= minutes <= MAX_MINUTES:
@@ -165,12 +259,14 @@ class TournamentService:
         if last_round_paired:
             raise Conflict("The last round is already paired.", code="tournament_closed")
 
-    def join(self, tournament_id: str, user: Identity) -> dict[str, Any]:
+    def join(self, tournament_id: str, user: Identity) -> TournamentJSON:
         tournament = self._load(tournament_id, lock=True)
         self._can_still_join(tournament)
         if tournament.rated and not can_play_rated(user.kind):
             raise Forbidden("Rated tournaments are for accounts: sign up to join.",
                             code="rated_needs_account")
+        if tournament.rated:
+            refuse_playban(self.session, user.id)
         self._enter(tournament, user.id)
         return self.get(tournament_id, user.id)
 
@@ -191,17 +287,21 @@ class TournamentService:
             raise Conflict("You are already in this tournament.", code="already_joined") from None
         announce(self.publish, tournament)
 
-    def add_bot(self, tournament_id: str, user: Identity, level: str) -> dict[str, Any]:
-        """The creator enters a built-in bot (one per level: each level is one player)."""
+    def add_bot(self, tournament_id: str, user: Identity, level: str) -> TournamentJSON:
+        """The creator enters a built-in bot: the level's bot, or a further copy of it when that
+        one already plays here (each copy is a distinct player)."""
         tournament = self._load(tournament_id, lock=True)
         if tournament.created_by != user.id:
             raise Forbidden("Only the tournament's creator may enter bots.", code="not_creator")
         self._can_still_join(tournament)
-        bot = ensure_bot_user(self.session, level)
+        playing = set(self.session.scalars(select(TournamentEntry.user_id).where(
+            TournamentEntry.tournament_id == tournament.id, TournamentEntry.withdrawn.is_(False),
+            TournamentEntry.paused.is_(False))))
+        bot = ensure_bot_copy(self.session, level, playing)
         self._enter(tournament, bot.id)
         return self.get(tournament_id, user.id)
 
-    def start_now(self, tournament_id: str, user: Identity) -> dict[str, Any]:
+    def start_now(self, tournament_id: str, user: Identity) -> TournamentJSON:
         """The creator starts an upcoming tournament early (the job pairs it on its next pass)."""
         tournament = self._load(tournament_id, lock=True)
         if tournament.created_by != user.id:
@@ -216,7 +316,7 @@ class TournamentService:
         announce(self.publish, tournament)
         return self.get(tournament_id, user.id)
 
-    def withdraw(self, tournament_id: str, user: Identity) -> dict[str, Any]:
+    def withdraw(self, tournament_id: str, user: Identity) -> TournamentJSON:
         tournament = self._load(tournament_id, lock=True)
         entry = self.session.scalar(select(TournamentEntry).where(
             TournamentEntry.tournament_id == tournament.id, TournamentEntry.user_id == user.id))
@@ -232,7 +332,7 @@ class TournamentService:
         announce(self.publish, tournament)
         return self.get(tournament_id, user.id)
 
-    def pause(self, tournament_id: str, user: Identity) -> dict[str, Any]:
+    def pause(self, tournament_id: str, user: Identity) -> TournamentJSON:
         """An arena player steps away: the game in play goes on, no new one is paired until
         they join again. 409 ``not_joined``, ``not_an_arena``, ``tournament_finished``."""
         tournament = self._load(tournament_id, lock=True)
@@ -250,7 +350,7 @@ class TournamentService:
         announce(self.publish, tournament)
         return self.get(tournament_id, user.id)
 
-    def berserk(self, tournament_id: str, user: Identity, matches: MatchService) -> dict[str, Any]:
+    def berserk(self, tournament_id: str, user: Identity, matches: MatchService) -> TournamentJSON:
         """Go berserk in one's arena game in play, before one's first move: half the clock, no
         increment; a win with at least 7 of one's own moves then scores a point more.
         409 ``not_an_arena``, ``no_game_in_play``, ``cannot_berserk``."""
@@ -272,17 +372,34 @@ class TournamentService:
 
     # -- reading -----------------------------------------------------------------------------------
 
-    def list(self, limit: int = 50) -> dict[str, list[dict[str, Any]]]:
-        """Upcoming (soonest first), running and finished (latest first) tournaments."""
-        out: dict[str, list[dict[str, Any]]] = {"upcoming": [], "running": [], "finished": []}
+    def list(self, limit: int = 50, finished_after: tuple[str, str] | None = None
+             ) -> TournamentLists:
+        """Upcoming (soonest first), running and finished (latest first) tournaments, at most
+        ``limit`` of each; ``finished_after`` (a finished one's ``finished_key``): the finished
+        ones after it alone, the next page of that list."""
+        found: dict[str, list[TournamentSummary]] = {"upcoming": [], "running": []}
         for status, order in (("upcoming", Tournament.starts_at.asc()),
                               ("running", Tournament.starts_at.asc()),
                               ("finished", Tournament.starts_at.desc())):
-            rows = self.session.scalars(select(Tournament).where(Tournament.status == status)
-                                        .order_by(order).limit(limit))
-            out[status] = [self._summary(t) for t in rows]
-        counts = self._entrant_counts([item["id"] for group in out.values() for item in group])
-        for group in out.values():
+            if finished_after is not None and status != "finished":
+                continue
+            query = (select(Tournament).where(Tournament.status == status)
+                     .order_by(order, Tournament.id.desc()).limit(limit))
+            if status == "finished" and finished_after is not None:
+                try:
+                    starts = datetime.fromisoformat(finished_after[0]).replace(tzinfo=None)
+                except ValueError:
+                    raise Invalid("That cursor belongs to another list.",
+                                  code="invalid_cursor") from None
+                tournament_id = finished_after[1]
+                query = query.where(or_(Tournament.starts_at < starts, and_(
+                    Tournament.starts_at == starts, Tournament.id < tournament_id)))
+            found[status] = [self._summary(t) for t in self.session.scalars(query)]
+        out: TournamentLists = {"upcoming": found["upcoming"], "running": found["running"],
+                                "finished": found["finished"]}
+        groups = (out["upcoming"], out["running"], out["finished"])
+        counts = self._entrant_counts([item["id"] for group in groups for item in group])
+        for group in groups:
             for item in group:
                 item["players"] = counts.get(item["id"], 0)
         return out
@@ -295,7 +412,7 @@ class TournamentService:
                 counts[tid] += 1
         return counts
 
-    def _summary(self, t: Tournament) -> dict[str, Any]:
+    def _summary(self, t: Tournament, players: int = 0) -> TournamentSummary:
         return {
             "id": t.id, "name": t.name, "kind": t.kind, "game": t.game,
             "options": public_options(t.game, t.options), "time_control": t.time_control,
@@ -304,10 +421,10 @@ class TournamentService:
             "round": t.round, "version": t.version,
             "created_by": None if t.creator is None else {
                 "id": t.creator.id, "name": t.creator.name, "kind": t.creator.kind},
-            "url": f"/tournaments/{t.id}",
+            "url": f"/tournaments/{t.id}", "players": players,
         }
 
-    def get(self, tournament_id: str, viewer_id: int | None = None) -> dict[str, Any]:
+    def get(self, tournament_id: str, viewer_id: int | None = None) -> TournamentJSON:
         """The tournament with its standings and every round's games (links included); a
         duplicate round's deal and other tables' games only once that round is over."""
         tournament = self._load(tournament_id)
@@ -319,24 +436,25 @@ class TournamentService:
         rounds = {r.number: r for r in self.session.scalars(select(TournamentRound).where(
             TournamentRound.tournament_id == tournament.id))}
         users = {e.user_id: e.user for e in entries}
-        summary = self._summary(tournament)
-        summary["players"] = sum(1 for e in entries if not e.withdrawn)
-        summary["standings"] = standings(tournament, entries, games)
-        summary["games"] = [self._game_json(tournament, g, users, rounds, viewer_id) for g in games]
-        summary["rounds_info"] = [
-            {"number": n, "finished": r.finished,
-             "deal": r.deal if r.finished else None} for n, r in sorted(rounds.items())]
-        summary["you"] = None
+        you: YouJSON | None = None
         if viewer_id is not None:
             mine = next((e for e in entries if e.user_id == viewer_id), None)
-            summary["you"] = {"joined": mine is not None and not mine.withdrawn,
-                              "withdrawn": bool(mine and mine.withdrawn),
-                              "paused": bool(mine and mine.paused and not mine.withdrawn),
-                              "creator": tournament.created_by == viewer_id}
-        return summary
+            you = {"joined": mine is not None and not mine.withdrawn,
+                   "withdrawn": bool(mine and mine.withdrawn),
+                   "paused": bool(mine and mine.paused and not mine.withdrawn),
+                   "creator": tournament.created_by == viewer_id}
+        return {
+            **self._summary(tournament, sum(1 for e in entries if not e.withdrawn)),
+            "standings": standings(tournament, entries, games),
+            "games": [self._game_json(tournament, g, users, rounds, viewer_id) for g in games],
+            "rounds_info": [{"number": n, "finished": r.finished,
+                             "deal": r.deal if r.finished else None}
+                            for n, r in sorted(rounds.items())],
+            "you": you,
+        }
 
     def _game_json(self, tournament: Tournament, game: TournamentGame, users: dict[int, User],
-                   rounds: dict[int, TournamentRound], viewer_id: int | None) -> dict[str, Any]:
+                   rounds: dict[int, TournamentRound], viewer_id: int | None) -> TableJSON:
         seated = [s.user_id for s in game.seats]
         hidden = (tournament.kind == "duplicate" and game.round in rounds
                   and not rounds[game.round].finished and viewer_id not in seated)
@@ -355,7 +473,7 @@ class TournamentService:
             TournamentGame.match_id == match_id))
 
 
-def _user_json(user: User | None, user_id: int) -> dict[str, Any]:
+def _user_json(user: User | None, user_id: int) -> EntrantJSON:
     if user is None:
         return {"id": user_id, "name": "?", "kind": "guest"}
     return {"id": user.id, "name": user.name, "kind": user.kind}
@@ -381,14 +499,14 @@ def swiss_records(entries: list[TournamentEntry], games: list[TournamentGame]
 
 
 def standings(tournament: Tournament, entries: list[TournamentEntry],
-              games: list[TournamentGame]) -> list[dict[str, Any]]:
+              games: list[TournamentGame]) -> list[StandingRow]:
     """Ranked rows: Swiss by score, Buchholz, Sonneborn–Berger; arena and duplicate by points."""
     users = {e.user_id: e for e in entries}
-    rows: list[dict[str, Any]] = []
+    rows: list[tuple[int, StandingRow]] = []  # (user id, row)
     if tournament.kind == "swiss":
         for s in pairing.swiss_standings(swiss_records(entries, games).values()):
-            rows.append({"rank": s.rank, "score": s.score, "buchholz": s.buchholz,
-                         "sonneborn_berger": s.sonneborn_berger, "user_id": s.id})
+            rows.append((s.id, {"rank": s.rank, "score": s.score, "buchholz": s.buchholz,
+                                "sonneborn_berger": s.sonneborn_berger}))
     else:
         points: dict[int, float] = defaultdict(float)
         played: dict[int, int] = defaultdict(int)
@@ -405,16 +523,15 @@ def standings(tournament: Tournament, entries: list[TournamentEntry],
         for index, user_id in enumerate(order):
             rank = previous[1] if previous and previous[0] == points[user_id] else index + 1
             previous = (points[user_id], rank)
-            row: dict[str, Any] = {"rank": rank, "score": points[user_id], "games": played[user_id],
-                                   "user_id": user_id}
+            row: StandingRow = {"rank": rank, "score": points[user_id], "games": played[user_id]}
             if tournament.kind == "arena":
                 row["on_fire"] = pairing.arena_on_fire(fire[user_id])
-            rows.append(row)
-    for row in rows:
-        entry = users.get(row.pop("user_id"))
+            rows.append((user_id, row))
+    for user_id, row in rows:
+        entry = users.get(user_id)
         assert entry is not None
         row["user"] = _user_json(entry.user, entry.user_id)
         row["withdrawn"] = entry.withdrawn
         row["paused"] = entry.paused and not entry.withdrawn
-    return rows
+    return [row for _, row in rows]
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from app.kernel.settings import PROJECT_ROOT
+from app.web.static_files import static_url
 
 STATIC_DIR = PROJECT_ROOT / "static"
 GENERIC = "generic"
@@ -33,7 +34,7 @@ class GameAssets:
 
 def _url(game_id: str, name: str) -> str | None:
     path = STATIC_DIR / "games" / game_id / name
-    return f"/static/games/{game_id}/{name}" if path.is_file() else None
+    return static_url(f"games/{game_id}/{name}") if path.is_file() else None
 
 
 @cache
@@ -44,8 +45,8 @@ def assets(game_id: str) -> GameAssets:
         game_id = GENERIC  # never build a path from anything but a plain id
     board = _url(game_id, "board.js")
     return GameAssets(
-        board=board or f"/static/games/{GENERIC}/board.js",
-        style=_url(game_id, "board.css") if board else f"/static/games/{GENERIC}/board.css",
-        icon=_url(game_id, "icon.svg") or f"/static/games/{GENERIC}/icon.svg",
+        board=board or static_url(f"games/{GENERIC}/board.js"),
+        style=_url(game_id, "board.css") if board else static_url(f"games/{GENERIC}/board.css"),
+        icon=_url(game_id, "icon.svg") or static_url(f"games/{GENERIC}/icon.svg"),
         generic_board=board is None,
     )

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 from app.kernel import i18n
 
-BUILTIN_BOT = re.compile(r"^Bot \((easy|medium|hard)\)$")
+BUILTIN_BOT = re.compile(r"^Bot (?:(\d+) )?\((easy|medium|hard)\)$")
 LEVELS = {"easy": i18n.N_("easy"), "medium": i18n.N_("medium"), "hard": i18n.N_("hard")}
 
 
@@ -23,7 +23,10 @@ def player_names(names: Iterable[str | None]) -> list[str]:
     for name in listed:
         seen[name] += 1
         number = seen[name] if name in repeated else None
-        level = match.group(1) if (match := BUILTIN_BOT.match(name)) else None
+        found = BUILTIN_BOT.match(name)
+        level = found.group(2) if found else None
+        if found and found.group(1):  # a level's further bot ("Bot 2 (easy)") keeps its number
+            number = int(found.group(1))
         if level:
             values = {"n": str(number), "level": i18n.gettext(LEVELS[level])}
             template = i18n.gettext("Bot {n} ({level})") if number else i18n.gettext("Bot ({level})")

@@ -19,7 +19,9 @@ from app.kernel import i18n
 from app.kernel.settings import PROJECT_ROOT
 
 STATIC_DIR = PROJECT_ROOT / "static"
-KEYWORDS = {"t": None, "N_": None}
+KEYWORDS = {"t": None, "N_": None, "nt": (1, 2)}
+PLURAL_KEY = "\u0004plural"
+"""A plural msgid's forms are embedded under ``msgid + PLURAL_KEY``, joined by NUL (kit/i18n.js nt)."""
 
 
 def _msgids(path: Path) -> list[str]:
@@ -49,9 +51,12 @@ def site_folders(game_ids: Iterable[str]) -> list[str]:
 def catalog(game_ids: Iterable[str]) -> dict[str, str]:
     """msgid -> translation in the current language, only where it differs from the English."""
     words: dict[str, str] = {}
+    plurals = i18n.plural_catalog(i18n.current_language.get())
     for folder in site_folders(game_ids):
         for message in msgids(folder):
             translated = i18n.gettext(message)
             if translated != message:
                 words[message] = translated
+            if message in plurals and i18n.current_language.get() != i18n.DEFAULT_LANGUAGE:
+                words[message + PLURAL_KEY] = "\u0000".join(plurals[message])
     return words

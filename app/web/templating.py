@@ -12,7 +12,9 @@ from starlette.responses import HTMLResponse
 
 from app.kernel import i18n
 from app.kernel.settings import PROJECT_ROOT
-from app.web import game_assets, names, script_words
+from app.web import game_assets, names, script_words, static_files
+from app.web.theme import STORAGE_KEY as THEME_STORAGE_KEY
+from app.web.theme import page_theme
 from games import registry
 
 templates = Jinja2Templates(directory=str(PROJECT_ROOT / "templates"))
@@ -30,6 +32,9 @@ def _to_json_script(value: Any) -> Markup:
 templates.env.filters["json_script"] = _to_json_script
 templates.env.filters["player_names"] = names.player_names
 templates.env.globals["game_assets"] = game_assets.assets
+templates.env.globals["static_url"] = static_files.static_url
+templates.env.globals["import_map"] = static_files.import_map
+templates.env.globals["module_preloads"] = static_files.preload_links
 templates.env.globals["result_reasons"] = lambda game_id: {
     code: i18n.reason_label(game_id, code)
     for code in (*registry.get(game_id).words.reasons, *registry.get(game_id).words.former_reasons)}
@@ -62,7 +67,11 @@ def render(request: Request, name: str, status_code: int = 200, **context: Any) 
     from app.http.credentials import csrf_token
 
     language = i18n.current_language.get()
+    theme, theme_in_browser = page_theme(request)
     base = {
+        "theme": theme,
+        "theme_in_browser": theme_in_browser,
+        "theme_storage_key": THEME_STORAGE_KEY,
         "request": request,
         "lang": language,
         "languages": i18n.LANGUAGES,

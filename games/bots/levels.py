@@ -2,14 +2,20 @@
 
 A level is a search budget: iterations and/or seconds of MCTS per move, with the game's playout
 playout hint (``State.playout_move``). ``random`` plays a uniformly random legal move (benchmarks).
+A level with a ``playouts`` budget searches the games that ask for it (``State.flat_search``:
+Town) by sequential halving on common sampled worlds (``halving``) instead of a tree, within its
+clock. No built-in level has one yet: in Town it measured level with hard's tree so far
+(``bench/strength.py``'s ``hard-halving``; bench/results/bot-strength.md).
 """
 
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
 
 from games.base import State
+from games.bots.halving import halving
 from games.bots.mcts import random_policy, search
 from games.bots.policies import policy_for
 
@@ -22,6 +28,9 @@ class Level:
     max_iterations: int | None
     seconds: float | None
     heuristics: bool = True
+    playouts: int | None = None
+    """The playout budget of a halving search, for the games that ask for one (with the
+    heuristics); ``None``: every game gets the tree search."""
 
 
 LEVELS: dict[str, Level] = {
@@ -52,6 +61,10 @@ def choose_move(state: State, seat: int, level: str | Level = "medium", seed: in
         settled = state.settled_move()
         if settled is not None:
             return settled
+        if budget.playouts is not None and state.flat_search:
+            deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+            return halving(state, seat, rng, playouts=budget.playouts, policy=policy_for(state),
+                           deadline=deadline).move
     return search(
         state,
         seat,

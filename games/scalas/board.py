@@ -8,6 +8,8 @@ from __future__ import annotations
 
 SIZES = (5, 6, 7)
 FILES = "abcdefg"
+COLOURS = ("red", "blue")
+"""Seat 0's colour, then seat 1's (red moves first)."""
 
 Heights = list[int] | tuple[int, ...]
 Neighbours = tuple[tuple[int, ...], ...]

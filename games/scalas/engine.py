@@ -11,11 +11,30 @@ import random
 from typing import Any, Literal
 
 from games import playout
-from games.base import Game, GameOptions, IllegalMove, PublicState, Result, move_key
-from games.scalas.board import FORCED_PAIRS, INDEX, NAMES, descent_set, staircase_squares
+from games.base import (
+    Game,
+    GameOptions,
+    IllegalMove,
+    PublicState,
+    Result,
+    State,
+    move_key,
+    play_forced,
+)
+from games.preview import Change
+from games.scalas import preview
+from games.scalas.board import (
+    COLOURS,
+    FORCED_PAIRS,
+    INDEX,
+    NAMES,
+    descent_set,
+    staircase_squares,
+)
+from games.scalas.puzzle import PUZZLES
+from games.scalas.view import ScalasView
 from games.scalas.words import WORDS
 
-COLOURS = ("red", "blue")
 MARKS = "01"  # a column is a string of seat digits, bottom to top
 PASS = "pass"
 PASS_SQUARE = -1
@@ -193,6 +212,41 @@ class ScalasState(PublicState):
         """A pass is automatic: it is played for a player whose only legal move it is."""
         return PASS if self._to_move is not None and list(self._move_index()) == [PASS] else None
 
+    def preview_changes(self, move: str, after: State, forced: list[tuple[int, str]],
+                        seat: int) -> list[Change]:
+        """The cube placed, the forced chain it triggers played on in the listed order, the
+        passes after the turn and the squares topped (``preview.py``)."""
+        if move == PASS:
+            assert isinstance(after, ScalasState)
+            return preview.changes(seat, [], False, [(seat, PASS), *forced],
+                                   (self.tops(), after.tops()), after.result)
+        placements = []
+        state, square = self, move
+        while True:
+            dropped = state._left_pending(square) if state.hands[seat] == 1 else ()
+            following = state.play(square)
+            placements.append(preview.Placement(
+                square, following.heights[INDEX[self.size][square]], dropped))
+            state = following
+            if state.to_move != seat or not state.pending:
+                break
+            square = state.legal_moves()[0]
+        end, passed = play_forced(state)
+        assert isinstance(end, ScalasState)
+        return preview.changes(seat, placements, bool(self.pending), passed,
+                               (self.tops(), end.tops()), end.result)
+
+    def _left_pending(self, square: str) -> tuple[str, ...]:
+        """The forced targets a placement on ``square`` would leave pending if the mover's hand
+        did not run out with it (played on a copy with one cube more in that hand)."""
+        seat = self._to_move
+        assert seat is not None
+        hands = (self.hands[0] + (seat == 0), self.hands[1] + (seat == 1))
+        spare = ScalasState(self.size, self.columns, self.heights, hands, seat, self.pending,
+                            self.last_move, self.last_seat, self.ply).play(square)
+        names = NAMES[self.size]
+        return tuple(names[s] for s in spare.pending) if spare.to_move == seat else ()
+
     def playout_move(self, moves: list[str], rng: random.Random) -> str:
         """Prefer placements that force further placements for the mover (each one tops a
         square) and that cover an opponent's top."""
@@ -253,7 +307,7 @@ class ScalasState(PublicState):
             if self.last_move is None
             else {"move": self.last_move, "seat": self.last_seat},
             "last_marks": [] if self.last_move in (None, PASS) else [self.last_move],
-            "score": self._tops(),
+            "score": self.tops(),
             "ply": self.ply,
             "is_over": self.is_over,
             "result": None if result is None else result.to_json(),
@@ -315,7 +369,8 @@ class ScalasState(PublicState):
             return IllegalMove.of(WORDS, "no_way_down", square=text)
         return IllegalMove.of(WORDS, "breaks_staircase", square=text)
 
-    def _tops(self) -> list[int]:
+    def tops(self) -> list[int]:
+        """How many squares each seat's colour tops."""
         tops = [0, 0]
         for column in self.columns:
             if column:
@@ -324,7 +379,7 @@ class ScalasState(PublicState):
 
     def _score(self) -> Result:
         """Most squares topped; ties go to the tallest towers, then the next height down."""
-        tops = self._tops()
+        tops = self.tops()
         details: dict[str, Any] = {"tops": tops, "decided_at_height": None}
         if tops[0] != tops[1]:
             return _ranked(tops, tops, "most_tops", details)
@@ -366,9 +421,11 @@ class ScalasGame(Game):
     min_players = 2
     max_players = 2
     options = ScalasOptions
+    view_model = ScalasView
     can_draw = True
     analysis_budget = 300
     """Town's budget (not measured apart)."""
+    puzzles = PUZZLES
 
     def new_state(
         self, players: int = 2, options: dict[str, Any] | None = None, seed: int = 0

@@ -30,4 +30,18 @@ WORDS = GameWords(
         "breaks_staircase": N_("this cube would break the staircase at {square}: no way down "
                                "from the new cube"),
     },
+    changes={
+        "place": N_("a {colour} cube goes on {square}, now height {height}"),
+        "forced": N_("forced cube {step}: {square}, now height {height}"),
+        "chain_cut": N_("your hand runs out: no cube goes on {squares}"),
+        "score": N_("squares topped: red {red_before} → {red_after}, blue {blue_before} → "
+                    "{blue_after}"),
+        "passes": N_("{player} has no legal placement and passes"),
+        "game_over": N_("the game ends, won by {winners} ({reason})"),
+        "game_drawn": N_("the game ends in a draw"),
+    },
+    terms={
+        "red": N_("red"),
+        "blue": N_("blue"),
+    },
 )

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 SIZE = 5
 FILES = "abcde"
+COLOURS = ("light", "dark")
+SIGNS = (1, -1)
+"""A board holds signed heights: ``+h`` a light stack of height ``h`` (seat 0), ``-h`` dark."""
 POINT_COUNT = SIZE * SIZE
 
 POINT_NAMES: tuple[str, ...] = tuple(

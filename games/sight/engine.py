@@ -14,8 +14,11 @@ import re
 from typing import Any, ClassVar, Literal
 
 from games import playout
-from games.base import Game, GameOptions, IllegalMove, PublicState, Result, move_key
+from games.base import Game, GameOptions, IllegalMove, PublicState, Result, State, move_key
+from games.preview import Change
+from games.sight import preview
 from games.sight.board import (
+    COLOURS,
     EDGES,
     MOVE_BY_NAME,
     NEIGHBOURS,
@@ -23,12 +26,13 @@ from games.sight.board import (
     POINT_INDEX,
     POINT_NAMES,
     RAYS,
+    SIGNS,
     STEP_NAMES,
 )
+from games.sight.puzzle import PUZZLES
+from games.sight.view import SightView
 from games.sight.words import WORDS
 
-COLOURS = ("light", "dark")
-SIGNS = (1, -1)
 PLACE = "place"
 MOVE = "move"
 _MOVE_PATTERN = re.compile(r"^([a-e][1-5])([a-e][1-5])?$")
@@ -292,6 +296,15 @@ class SightState(PublicState):
             scores.append(len(_growth(board, target, sign, source)))
         return playout.best(moves, scores, rng)
 
+    def preview_changes(self, move: str, after: State, forced: list[tuple[int, str]],
+                        seat: int) -> list[Change]:
+        """The placement or step and the growth it causes (``preview.py``)."""
+        assert isinstance(after, SightState)
+        source, target = MOVE_BY_NAME[move]
+        grown = _growth(self._board, target, SIGNS[self._turn], source)
+        return preview.changes(self._board, after._board, source, target, grown, seat,
+                               after.result)
+
     def growth(self, move: str) -> list[str]:
         """The points that would grow if ``move`` were played (the UI previews them on hover)."""
         source, target = MOVE_BY_NAME[self.parse_move(move)]
@@ -385,6 +398,8 @@ class SightGame(Game):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     options: ClassVar[type[GameOptions]] = SightOptions
+    view_model = SightView
+    puzzles = PUZZLES
     analysis_budget = 500
     """Stairs' budget: a two-player board of the same kind (not measured apart)."""
 

@@ -9,7 +9,7 @@ may not move).
 
 from __future__ import annotations
 
-from games.figures import Diagram
+from games.diagram import Diagram
 from games.figures_svg import FOCUS, MUTED, NO, OK, arrow, cross, el, markers, svg, text
 from games.sight.board import EDGES, FILES, POINT_INDEX, POINT_NAMES, RAYS, SIZE, is_even_point
 

@@ -11,8 +11,8 @@ WORDS = GameWords(
         "priority": N_("Priority"),
     },
     choices={
-        "absolute": N_("absolute"),
-        "movable": N_("movable"),
+        "absolute": N_("tallest stack, always"),
+        "movable": N_("tallest stack that can move"),
     },
     reasons={
         "no_legal_move": N_("no legal move"),
@@ -31,5 +31,17 @@ WORDS = GameWords(
         "not_tallest": N_("{square} is not one of your tallest stacks that may move: "
                           "move from {squares}"),
         "occupied": N_("{square} is not empty"),
+    },
+    changes={
+        "place": N_("a {colour} piece goes on {point}"),
+        "step": N_("the top piece of {from} steps to {to}, leaving {left} there"),
+        "grows": N_("{point} grows to height {height}"),
+        "must_move_next": N_("you now have a stack: from your next turn you must move a piece "
+                             "off your tallest stack"),
+        "game_over": N_("the game ends, won by {winners} ({reason})"),
+    },
+    terms={
+        "light": N_("light"),
+        "dark": N_("dark"),
     },
 )

@@ -15,33 +15,28 @@ import random
 from typing import Any
 
 from games import playout
-from games.base import Game, GameOptions, IllegalMove, PublicState, Result, move_key
+from games.base import Game, GameOptions, IllegalMove, PublicState, Result, State, move_key
+from games.preview import Change
+from games.stairs import preview
+from games.stairs.board import (
+    COLOUR_NAMES,
+    DARK,
+    EMPTY,
+    FILES,
+    LIGHT,
+    NEIGHBOURS,
+    SIZE,
+    SQUARE_INDEX,
+    SQUARES,
+)
 from games.stairs.explain import top_squares
+from games.stairs.puzzle import PUZZLES
+from games.stairs.view import StairsView
 from games.stairs.words import WORDS
 
-SIZE = 6
-FILES = "abcdef"
-SQUARES = tuple(f"{FILES[i % SIZE]}{i // SIZE + 1}" for i in range(SIZE * SIZE))
-SQUARE_INDEX = {name: i for i, name in enumerate(SQUARES)}
-
-LIGHT, DARK, EMPTY = 0, 1, -1
-COLOUR_NAMES = ("light", "dark")
 PIECE_LETTERS = ("L", "D")
 LETTER_COLOURS = {"L": LIGHT, "D": DARK}
 
-
-def _neighbours(index: int) -> tuple[int, ...]:
-    """The up to 8 squares touching ``index``, in ascending square order."""
-    file, rank = index % SIZE, index // SIZE
-    return tuple(
-        r * SIZE + f
-        for r in range(rank - 1, rank + 2)
-        for f in range(file - 1, file + 2)
-        if (f, r) != (file, rank) and 0 <= f < SIZE and 0 <= r < SIZE
-    )
-
-
-NEIGHBOURS = tuple(_neighbours(i) for i in range(SIZE * SIZE))
 MOVE_NAMES = tuple(
     {j: f"{SQUARES[i]}-{SQUARES[j]}" for j in NEIGHBOURS[i]} for i in range(SIZE * SIZE)
 )
@@ -304,6 +299,25 @@ class StairsState(PublicState):
         """A pass is automatic: it is played for a side whose only legal move it is."""
         return PASS if list(self._legal()) == [PASS] else None
 
+    def preview_changes(self, move: str, after: State, forced: list[tuple[int, str]],
+                        seat: int) -> list[Change]:
+        """Landing, covering, pieces freed or locked by the lowest-first rule, the standing
+        (``preview.py``)."""
+        assert isinstance(after, StairsState)
+        action = self._legal()[move]
+        return preview.changes(self._facts(), action, after._facts(), forced, seat,
+                               after.result)
+
+    def _facts(self) -> preview.Position:
+        """What a preview reads of this position."""
+        return preview.Position(self._heights, self._tops, self._seat_colours, self._colour,
+                                (self._movable(LIGHT), self._movable(DARK)),
+                                preview.standing(self.score_now()))
+
+    def _movable(self, colour: int) -> frozenset[int]:
+        """The squares whose top piece of ``colour`` may move (lowest first applied)."""
+        return frozenset(a[0] for a in self._piece_moves(colour).values() if isinstance(a, tuple))
+
     def playout_move(self, moves: list[str], rng: random.Random) -> str:
         """Climb onto your own stacks, and uncover the opponent's pieces rather than your own.
 
@@ -443,7 +457,9 @@ class StairsGame(Game):
     min_players = 2
     max_players = 2
     options = StairsOptions
+    view_model = StairsView
     can_score_early = True
+    puzzles = PUZZLES
     analysis_budget = 500
     """A 60-ply game (61 positions) costs about 5 s of CPU at 500 iterations a position."""
 

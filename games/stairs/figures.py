@@ -8,7 +8,7 @@ could climb but may not move now), ``top`` (squares outlined gold: pieces at the
 
 from __future__ import annotations
 
-from games.figures import Diagram
+from games.diagram import Diagram
 from games.figures_svg import (
     DARK,
     FOCUS,

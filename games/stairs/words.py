@@ -35,4 +35,25 @@ WORDS = GameWords(
         "no_destination": N_("the piece on {square} has no neighbouring stack of height {height}"),
         "lower_piece_first": N_("lowest first: a lower piece can move: {squares}"),
     },
+    changes={
+        "lands": N_("the {colour} piece climbs from {from} onto {to}, to height {height}, "
+                    "covering a {covered} piece"),
+        "uncovers": N_("{square} goes down to height {height}: a {colour} piece is on top again"),
+        "uncovers_empty": N_("{square} is left empty"),
+        "movable": N_("{colour} pieces that become movable: {squares}"),
+        "locked_lowest_first": N_("{colour} pieces locked by the lowest-first rule: {squares}"),
+        "locked_no_destination": N_("{colour} pieces left with no stack of their height next "
+                                    "to them: {squares}"),
+        "standing_kept": N_("top height {height}, with {light} light and {dark} dark pieces "
+                            "there: {leader} keeps the lead ({reason})"),
+        "standing_flips": N_("top height {height}, with {light} light and {dark} dark pieces "
+                             "there: the lead passes to {leader} ({reason})"),
+        "swap": N_("you take over the {colour} pieces"),
+        "passes": N_("{player} has no legal move and passes"),
+        "game_over": N_("the game ends, won by {winners} ({reason})"),
+    },
+    terms={
+        "light": N_("light"),
+        "dark": N_("dark"),
+    },
 )

@@ -24,7 +24,8 @@ from pydantic import Field, field_validator
 from games import playout
 from games.base import Game, GameOptions, IllegalMove, Result, State
 from games.chance import DealRandom
-from games.town import hints
+from games.preview import Preview
+from games.town import hints, preview
 from games.town.cards import (
     COLOURS,
     EVENT_IDS,
@@ -37,11 +38,20 @@ from games.town.cards import (
     SUNSET,
     catalogue,
 )
-from games.town.walk import ENTRY_SIDE, HEIGHT, LEFT, LIGHTHOUSE_ROW, RIGHT, WIDTH, Walker
+from games.town.view import TownView
+from games.town.walk import (
+    COLUMNS,
+    ENTRY_SIDE,
+    HEIGHT,
+    LEFT,
+    LIGHTHOUSE_ROW,
+    RIGHT,
+    WIDTH,
+    Walker,
+)
 from games.town.words import WORDS
 
 SLOTS = WIDTH * HEIGHT
-COLUMNS = "abcdefg"
 LIGHTHOUSE_COLUMN = 3  # cosmetic: the lighthouse triggers anywhere in row 5
 STAIRS_PER_ROW = 3
 DIRECTION_NAME = {RIGHT: "right", LEFT: "left"}
@@ -69,6 +79,8 @@ NEIGHBOUR_MASKS: tuple[int, ...] = tuple(sum(1 << j for j in near) for near in N
 ROW1_MASK = (1 << WIDTH) - 1
 CARD_IDS = frozenset(PATH_IDS) | frozenset(EVENT_IDS)
 SCORE_SUNSET, SCORE_INTEREST, SCORE_OTHER = 3, 2, 1
+PREVIEW_SAMPLE = 0
+"""The seed of the fixed sample a preview takes of what the mover cannot see (masked after)."""
 MERSENNE_DEAL_VERSIONS = frozenset((1, 2))  # rules versions dealt by random.Random(seed)
 
 
@@ -165,6 +177,9 @@ class TownState(State):
 
     game_id = "town"
     words = WORDS
+    flat_search = True
+    """Every placement turns up an unseen card, so a determinized tree holds different offers
+    under one move; a level with a playout budget compares placements on common sampled worlds."""
 
     __slots__ = (
         "_diaries",
@@ -368,6 +383,44 @@ class TownState(State):
                 start[s] = number
             other._start = tuple(start)
         return other
+
+    def preview(self, move: str, seat: int) -> Preview:
+        """What ``move`` would do, from what ``seat`` (the seat to move) can see only. It is
+        played on ``determinize``'s state for the seat (a fixed sample of what the seat cannot
+        see, which depends on its view alone), and what the sample decided is masked: a card the
+        move turns up to refill the offer (the preview stops at the draw: that offer slot is
+        null, the next turn's slots and moves are the other card's) and the start card of a
+        seat whose walk begins (its walk is shown empty). Changes: ``preview.py``."""
+        canonical = self.parse_move(move)
+        known = self.determinize(seat, random.Random(PREVIEW_SAMPLE))
+        after = known.play(canonical)
+        shown = after._copy()
+        def points(event: str) -> int:
+            return event_points(event, seat)
+
+        if known._phase == "build":
+            taken = 0 if canonical.partition("@")[0] == known._offer[0] else 1
+            left = len(known._path_deck if taken == 0 else known._event_deck)
+            if left:
+                offer = list(after._offer)
+                offer[taken] = None
+                shown._offer = (offer[0], offer[1])
+            changes = preview.built((known._grid, after._grid), known._version, seat,
+                                    known._start[seat], canonical, ("path", "event")[taken],
+                                    left, points)
+        else:
+            changes = preview.walked(seat, canonical, (known._walks[seat], after._walks[seat]),
+                                     (known._diaries[seat], after._diaries[seat]),
+                                     after._walk_end[seat], after._pending, points)
+        walker = after._turn if after._phase == "walk" else None
+        if walker is not None and not known._walks[walker]:
+            if walker != seat:
+                walks = list(shown._walks)
+                walks[walker] = ()
+                shown._walks = tuple(walks)
+            changes.append(preview.walk_begins(walker))
+        changes.extend(preview.ended(after.result))
+        return Preview(canonical, shown.view(seat), tuple(changes))
 
     def settled_move(self) -> str | None:
         """The walker's best choice, known exactly (``None`` while building or when over).
@@ -598,6 +651,7 @@ class TownGame(Game):
     min_players = 2
     max_players = 4
     options = TownOptions
+    view_model = TownView
     hidden_information = True
     has_chance = True
     rules_version = RULES_VERSION

@@ -11,7 +11,7 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Any
 
-from games.figures import Diagram
+from games.diagram import Diagram
 from games.figures_svg import MUTED, NO, OK, cross, el, svg, text
 
 COLS, ROWS = 7, 4

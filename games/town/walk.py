@@ -16,6 +16,7 @@ from typing import Any
 from games.town.cards import EVENT_OF, OPTIONS, SUNSET
 
 WIDTH, HEIGHT = 7, 4
+COLUMNS = "abcdefg"
 LIGHTHOUSE_ROW = HEIGHT + 1
 DIARY_LIMIT = 5
 RIGHT, LEFT = 1, -1

@@ -5,6 +5,7 @@
 import { boardBody, stateRefused } from "./analysis-request.js";
 import { api } from "./api.js";
 import { byId, errorText, loadRenderer, t } from "./kit/index.js";
+import { movePreviews } from "./preview.js";
 
 /**
  * A position from POST /api/v1/analysis/board: a board payload for the seat to move, the line
@@ -31,6 +32,10 @@ let board = null;
 let shown = null;
 /** @type {Map<string, Promise<Position>>} */
 const cache = new Map();
+/** @type {import("./kit/boards.js").BoardPayload | null} the position drawn, as the board got it */
+let drawn = null;
+/** @type {import("./kit/boards.js").Renderer | null} */
+let boardModule = null;
 
 /** Where positions begin: a match, or a described start. Pure.
  * @param {URLSearchParams} params
@@ -56,17 +61,24 @@ function showError(box, error) {
   $(box).hidden = !error;
 }
 
+/** Ask the board API at `path` about `moves` (+ `move`), from the signed state of `known` when
+ * there is one (the move list again when the server no longer takes it).
+ * @param {string} path @param {string[]} moves @param {string | undefined} move @param {Position | undefined} known */
+async function ask(path, moves, move, known) {
+  const body = boardBody(start, moves, move, known);
+  try {
+    return await api("POST", path, body);
+  } catch (error) {
+    if (!body.state || !stateRefused(error)) throw error;
+    return api("POST", path, boardBody(start, moves, move, undefined));
+  }
+}
+
 /** @param {string[]} moves @param {string} [move] @returns {Promise<Position>} */
 async function fetchPosition(moves, move) {
   const base = move ? cache.get(JSON.stringify([moves, null])) : undefined;
   const known = base ? await base.catch(() => undefined) : undefined;
-  const body = boardBody(start, moves, move, known);
-  try {
-    return await api("POST", "/api/v1/analysis/board", body);
-  } catch (error) {
-    if (!body.state || !stateRefused(error)) throw error;
-    return api("POST", "/api/v1/analysis/board", boardBody(start, moves, move, undefined));
-  }
+  return ask("/api/v1/analysis/board", moves, move, known);
 }
 
 /** @param {string[]} moves @param {string} [move] @returns {Promise<Position>} */
@@ -89,7 +101,8 @@ function seats(players) {
 /** @param {Position} position */
 function draw(position) {
   shown = position;
-  board?.update({ ...position, seats: seats(position.players), analysis: true });
+  drawn = { ...position, seats: seats(position.players), analysis: true };
+  previews?.show(drawn);
   $("status-line").textContent = position.status === "finished" ? t("Game over")
     : t("Player {n} to move", { n: position.to_move + 1 });
   $("line-position").textContent = t("Move {ply} of {total}", { ply: index, total: line.length });
@@ -218,9 +231,28 @@ function wire() {
   });
 }
 
+/** The preview of `move` in the position shown (its changes worded by the server). @param {string} move */
+function fetchPreview(move) {
+  return ask("/api/v1/analysis/board/preview", line.slice(0, index), move, shown?.ply === index ? shown : undefined);
+}
+
+// A move waits for its confirmation when the person's "Confirm moves" setting asks for it (the
+// board draws its preview meanwhile: static/js/preview.js).
+const previews = root ? movePreviews({
+  boardRoot: $("board"), actions: $("board-actions"), panel: $("move-preview"), settingHolder: root,
+  board: () => board,
+  live: () => (drawn?.status === "active" ? drawn : null),
+  tapAttributes: () => boardModule?.tapAttributes ?? [],
+  fetch: fetchPreview,
+  commit: submit,
+  showError: (message) => { $("move-error").textContent = message; $("move-error").hidden = !message; },
+  describe: (move, payload) => boardModule?.describeMove?.(move, payload) ?? "",
+}) : null;
+
 async function main() {
   const module = await loadRenderer(root.dataset.board);
-  board = module.mountBoard($("board"), { submit, t, actions: $("board-actions"), readOnly: false });
+  boardModule = module;
+  board = module.mountBoard($("board"), { submit: previews?.submit ?? submit, t, actions: $("board-actions"), readOnly: false });
   wire();
   await go(index);
 }

@@ -1,8 +1,8 @@
 // @ts-check
 // The value graph of a computer analysis: one line per seat (its value, 0–1, after
-// every ply), dots on marked moves, a cursor on the shown ply; a click asks for that ply.
+// every ply) in the seat's game colour (CSS --seat-N, set by analysis-replay.js), dots on marked moves, a cursor on the shown ply; a click asks for that ply.
 // Pure DOM, no fetching: analysis-replay.js gives it the analysis result.
-import { svg, N_, t } from "./kit/index.js";
+import { svg, N_, nt, t } from "./kit/index.js";
 
 /**
  * One analysed move: the mark a mistake earned, the move the computer preferred and the view
@@ -14,6 +14,13 @@ import { svg, N_, t } from "./kit/index.js";
 
 /** @type {Record<string, string>} */
 export const MARK_WORDS = { inaccuracy: N_("Inaccuracy"), mistake: N_("Mistake"), blunder: N_("Blunder") };
+/** "1 blunder", "5 blunders": how many moves of a seat earned a mark.
+ * @type {Record<string, (n: number) => string>} */
+export const MARK_COUNTS = {
+  inaccuracy: (n) => nt("{n} inaccuracy", "{n} inaccuracies", n),
+  mistake: (n) => nt("{n} mistake", "{n} mistakes", n),
+  blunder: (n) => nt("{n} blunder", "{n} blunders", n),
+};
 /** @type {Record<string, string>} */
 export const MARK_SIGNS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 const HEIGHT = 100;
@@ -46,6 +53,7 @@ export function drawGraph(root, result, { onPly, seatLabel }) {
   svg("line", { x1: 0, x2: width, y1: HEIGHT / 2, y2: HEIGHT / 2, class: "graph-middle" }, canvas);
   seatSeries(result).forEach((values, seat) => {
     const points = values.map((v, ply) => `${ply * STEP},${(1 - v) * HEIGHT}`).join(" ");
+    svg("polyline", { points, class: "graph-casing" }, canvas); // a pale seat colour stays visible
     const line = svg("polyline", { points, class: `graph-line seat-${seat}` }, canvas);
     svg("title", {}, line).textContent = seatLabel(seat);
   });

@@ -6,7 +6,7 @@
 // "Show a good move" button. Talks to match.js only through document events:
 //   listens "replay:ply" {ply}; sends "replay:show" {ply} and "replay:draw" {view, ply}.
 import { api } from "./api.js";
-import { drawGraph, MARK_SIGNS, MARK_WORDS } from "./analysis-graph.js";
+import { drawGraph, MARK_COUNTS, MARK_SIGNS, MARK_WORDS } from "./analysis-graph.js";
 import { errorText, isMyTurn, playerName, t } from "./kit/index.js";
 
 /**
@@ -77,7 +77,17 @@ async function request() {
  * @param {number} n */
 const moveAt = (n) => analysis?.result?.moves?.[n - 1] ?? null;
 
+/** The graph and its legend draw each seat in its game colour, as match.js shows it beside the
+ * seat (``data-colour``): CSS custom properties --seat-0… on the panel. */
+function paintSeatColours() {
+  for (const item of document.querySelectorAll("#seats li[data-seat][data-colour]")) {
+    const seat = /** @type {HTMLElement} */ (item).dataset;
+    panel.style.setProperty(`--seat-${seat.seat}`, seat.colour ?? "");
+  }
+}
+
 function render() {
+  paintSeatColours();
   if (match.status !== "finished") return renderHint();
   panel.hidden = false;
   panel.replaceChildren(el("h2", {}, t("Computer analysis")));
@@ -118,7 +128,7 @@ function render() {
   result.counts.forEach((counts, seat) => {
     const item = el("span");
     item.append(el("span", { className: `swatch seat-${seat}` }));
-    const words = Object.entries(counts).filter(([, n]) => n).map(([mark, n]) => `${n} ${t(MARK_WORDS[mark])}`);
+    const words = Object.entries(counts).filter(([, n]) => n).map(([mark, n]) => MARK_COUNTS[mark]?.(n) ?? `${n} ${t(MARK_WORDS[mark])}`);
     item.append(`${playerName(match, seat, t("Player {n}", { n: seat + 1 }))}: ${words.join(", ") || t("no marked move")}`);
     legend.append(item);
   });
@@ -190,6 +200,42 @@ function hintAllowed() {
     && match.seats.every((s) => s.seat === match.your_seat || s.user?.kind === "bot");
 }
 
+/** The board cells a move is played with, from the view's clicks (first click -> the move, or
+ * -> {second click -> move}): the squares a hint highlights. Pure.
+ * @param {Record<string, string | Record<string, string>> | null | undefined} clicks
+ * @param {string} move
+ * @returns {string[]} */
+export function hintCells(clicks, move) {
+  for (const [first, then] of Object.entries(clicks ?? {})) {
+    if (then === move) return [first];
+    if (then && typeof then === "object") {
+      for (const [second, played] of Object.entries(then)) if (played === move) return [first, second];
+    }
+  }
+  return [];
+}
+
+/** @type {string[]} the cells of the hint on show (kept through the board's redraws) */
+let hinted = [];
+const board = document.getElementById("board");
+const markHint = () => {
+  for (const node of board?.querySelectorAll(".hint-cell") ?? []) {
+    if (!hinted.includes(/** @type {HTMLElement} */ (node).dataset.cell ?? "")) node.classList.remove("hint-cell");
+  }
+  for (const cell of hinted) {
+    for (const node of board?.querySelectorAll(`[data-cell="${CSS.escape(cell)}"]`) ?? []) {
+      if (!node.classList.contains("hint-cell")) node.classList.add("hint-cell");
+    }
+  }
+};
+if (board) new MutationObserver(markHint).observe(board, { childList: true, subtree: true });
+
+/** @param {string[]} cells */
+function showHint(cells) {
+  hinted = cells;
+  markHint();
+}
+
 function renderHint() {
   if (!hintAllowed()) { panel.hidden = true; return; }
   panel.hidden = false;
@@ -200,9 +246,19 @@ function renderHint() {
   const line = el("span", { className: "hint-line", id: "hint-line" });
   button.addEventListener("click", async () => {
     line.textContent = t("Thinking…");
+    const askedAt = match.ply;
     try {
       const { move } = await api("POST", `/api/v1/matches/${match.id}/hint`);
+      if (match.ply !== askedAt) { line.replaceChildren(); return; } // the game moved on meanwhile
       line.textContent = t("A good move: {move}", { move });
+      const play = el("button", { type: "button", id: "hint-play", className: "primary" }, t("Play it"));
+      play.addEventListener("click", () => {
+        showHint([]);
+        line.replaceChildren();
+        document.dispatchEvent(new CustomEvent("match:play", { detail: { move } }));
+      });
+      line.append(" ", play);
+      showHint(hintCells(/** @type {any} */ (match.view)?.clicks, move));
     } catch (error) {
       line.textContent = errorText(error);
     }
@@ -223,13 +279,20 @@ function received(message) {
     const wasSealed = match.sealed;
     const { type, ...next } = message;
     match = /** @type {ReplayMatch} */ (next);
-    if ((!wasOver || wasSealed !== match.sealed) && match.status === "finished") load();
-    else if (match.status !== "finished") { document.getElementById("hint-line")?.replaceChildren(); renderHint(); }
+    // a game that has just ended (or a table just unsealed) has no analysis yet: its panel
+    // offers one, nothing is fetched
+    if ((!wasOver || wasSealed !== match.sealed) && match.status === "finished") render();
+    else if (match.status !== "finished") {
+      document.getElementById("hint-line")?.replaceChildren();
+      showHint([]);
+      renderHint();
+    }
   }
 }
 
 if (panel && match) {
   document.addEventListener("match:message", (event) => received(/** @type {CustomEvent} */ (event).detail));
+  document.addEventListener("match:seats", paintSeatColours);
   document.addEventListener("replay:ply", (event) => showAt(/** @type {CustomEvent} */ (event).detail.ply));
   document.addEventListener("replay:moves", (event) => { // match.js fetched them once
     const moves = /** @type {string[]} */ (/** @type {CustomEvent} */ (event).detail.moves);
@@ -238,6 +301,7 @@ if (panel && match) {
   });
   const list = document.getElementById("move-list");
   if (list) new MutationObserver(signMoveList).observe(list, { childList: true });
-  if (match.status === "finished" && !match.sealed) load(); else render();
+  const analysed = panel.dataset.analysed === "yes"; // else a GET would only say "none yet" (404)
+  if (match.status === "finished" && !match.sealed && analysed) load(); else render();
   root?.setAttribute("data-analysis", "ready");
 }

@@ -3,7 +3,8 @@
 // in the reader's language, mute / block / report on each line.
 // Chat text is only ever put on the page with textContent: whatever a line says stays inert text.
 // Live lines come over the match page's one socket: match.js re-dispatches every socket message
-// as a "match:message" DOM event (`chatLine` for chat, `state` when the match changes).
+// as a "match:message" DOM event (`chatLine` for chat, `chatHidden` when a moderator hides a
+// line, `state` when the match changes).
 import { api } from "./api.js";
 import { byId, el, errorText, N_, t } from "./kit/index.js";
 
@@ -37,6 +38,7 @@ const ERRORS = {
   not_a_player: N_("Only the players write in the players' room."),
   spectators_room_closed: N_("Players read the spectators' room once the game is over."),
   chat_too_long: N_("A chat line has at most 140 characters."),
+  chat_muted: N_("A moderator muted you from chat for a while."),
   empty_chat: N_("Write something first."),
   unauthenticated: N_("Join the game or sign up to chat."),
 };
@@ -131,6 +133,12 @@ function add(line) {
     unread += 1;
     renderUnread();
   }
+}
+
+/** A moderator hid a line: it leaves every reader's page.
+ * @param {{id: number, room: string}} hidden */
+function remove(hidden) {
+  if (lines[hidden.room]?.delete(hidden.id) && hidden.room === room) render();
 }
 
 function renderUnread() {
@@ -269,9 +277,12 @@ function wireWriting() {
   $("chat-form").addEventListener("submit", async (event) => {
     event.preventDefault(); // Enter in the input submits the form
     const input = /** @type {HTMLInputElement} */ ($("chat-input"));
-    const text = input.value.trim();
+    const sent = input.value;
+    const text = sent.trim();
     if (!text) return;
-    if (await send({ text })) input.value = "";
+    // Cleared only if it still holds what was sent: a line typed while this one was on its
+    // way is kept.
+    if (await send({ text }) && input.value === sent) input.value = "";
     input.focus();
   });
 }
@@ -319,6 +330,7 @@ async function start() {
   document.addEventListener("match:message", (event) => {
     const message = /** @type {CustomEvent} */ (event).detail;
     if (message.type === "chatLine") add(message);
+    else if (message.type === "chatHidden") remove(message);
     else if (message.type === "state") {
       const { type, ...next } = message;
       matchChanged(next);

@@ -2,7 +2,7 @@
 // The lobby: open seeks live over /api/v1/lobby/ws, quick play, accept/cancel, challenges.
 // When a match we are part of starts, go there.
 import { api } from "./api.js";
-import { botBadge, byId, errorText, LiveSocket, socketUrl, t } from "./kit/index.js";
+import { botBadge, byId, errorText, LiveSocket, N_, socketUrl, t } from "./kit/index.js";
 import { ratingMark } from "./names.js";
 
 const lobby = byId("lobby");
@@ -14,6 +14,27 @@ const rows = byId("seek-rows");
 const quickStatus = byId("quick-status");
 /** @type {any[]} the open seeks and challenges, as GET /api/v1/seeks gives them */
 let seeks = JSON.parse(byId("initial-seeks").textContent ?? "");
+
+/** Why a challenge was declined, by reason code (as the decliner would say it). */
+const DECLINE_REASONS = /** @type {Record<string, string>} */ ({
+  generic: N_("I'm not accepting challenges at the moment."),
+  later: N_("This is not the right time for me, please ask again later."),
+  tooFast: N_("This time control is too fast for me, please challenge again with a slower game."),
+  tooSlow: N_("This time control is too slow for me, please challenge again with a faster game."),
+  timeControl: N_("I'm not accepting challenges with this time control."),
+  rated: N_("Please send me a rated challenge instead."),
+  casual: N_("Please send me a casual challenge instead."),
+  standard: N_("Please send me a challenge with the game's standard options instead."),
+  variant: N_("I'm not willing to play this game or these options right now."),
+  noBot: N_("I'm not accepting challenges from bots."),
+  onlyBot: N_("I'm only accepting challenges from bots."),
+});
+
+/** Everyone a challenge invites (an older challenge names its one target only). */
+/** @param {any} seek @returns {{id: number, name: string}[]} */
+function invitees(seek) {
+  return seek.targets?.length ? seek.targets : seek.target ? [seek.target] : [];
+}
 
 /** @param {string} label @param {() => void} onClick @param {boolean} [primary] */
 function button(label, onClick, primary = false) {
@@ -46,7 +67,7 @@ async function act(promise) {
   }
 }
 
-/** "Pie rule (swap)", "Priority: absolute": an option as the create form labels it. */
+/** "Pie rule (swap)", "Priority: tallest stack, always": an option as the create form labels it. */
 /** @param {string} game @param {string} name @param {unknown} value */
 function optionText(game, name, value) {
   const label = optionLabels[game]?.[name];
@@ -111,10 +132,13 @@ function renderSeeks() {
     if (rating) player.append(" ", rating);
     const bot = botBadge(seek.creator);
     if (bot) player.append(" ", bot);
+    const invited = seek.kind === "challenge" && invitees(seek).some((p) => p.id === viewerId);
     if (seek.kind === "challenge") {
       const note = document.createElement("div");
       note.className = "muted small";
-      note.textContent = seek.target?.id === viewerId ? t("challenges you") : `→ ${seek.target?.name}`;
+      // a phrase of its own: the name and rating above are not part of its sentence
+      const others = invitees(seek).filter((p) => p.id !== viewerId).map((p) => p.name).join(", ");
+      note.textContent = invited ? [t("Challenge to you"), others].filter(Boolean).join(" · ") : `→ ${others}`;
       player.append(note);
     }
     const game = document.createElement("td");
@@ -144,8 +168,8 @@ function renderSeeks() {
         waiting.className = "seek-waiting";
         waiting.textContent = t("waiting for an opponent");
         actions.append(waiting, button(t("Cancel"), () => act(api("DELETE", `/api/v1/seeks/${seek.id}`))));
-      } else if (seek.kind === "challenge" && seek.target?.id === viewerId) {
-        actions.append(button(t("Accept"), () => act(api("POST", `/api/v1/challenges/${seek.id}/accept`)), true));
+      } else if (invited) { // once accepted, still free to decline until everyone has
+        if (!mine) actions.append(button(t("Accept"), () => act(api("POST", `/api/v1/challenges/${seek.id}/accept`)), true));
         actions.append(button(t("Decline"), () => act(api("POST", `/api/v1/challenges/${seek.id}/decline`))));
       } else if (mine) {
         actions.append(button(t("Leave"), () => act(api("DELETE", `/api/v1/seeks/${seek.id}`))));
@@ -166,7 +190,10 @@ function renderSeeks() {
 function received(message) {
   if (message.type === "seeks") { seeks = message.seeks; renderSeeks(); }
   else if (message.type === "match_started") goToMatch(message.match_id);
-  else if (message.type === "challenge_declined") quickStatus.textContent = t("Your challenge was declined.");
+  else if (message.type === "challenge_declined" && message.seek.creator?.id === viewerId) {
+    const reason = DECLINE_REASONS[message.seek.decline_reason ?? "generic"] ?? DECLINE_REASONS.generic;
+    quickStatus.textContent = `${t("Your challenge was declined.")} ${t(reason)}`;
+  }
 }
 
 function connect() {

@@ -22,7 +22,8 @@ export function formatClock(ms, kind) {
 
 /** Clocks that tick locally between server updates (the server stays authoritative). */
 /** A match's clock as the server sends it.
- * @typedef {{kind: string, remaining_ms: number[], ticking: number | null, first_move_ms?: number | null}} ClockState */
+ * @typedef {{kind: string, remaining_ms: number[], ticking: number | null, first_move_ms?: number | null,
+ *   paused?: boolean}} ClockState */
 
 export class Clocks {
   constructor() {

@@ -5,7 +5,9 @@
 import { api } from "./api.js";
 import { Clocks, renderActions, renderAfterGame } from "./match-actions.js";
 import { sendMove } from "./moves.js";
+import { conditionalPanel } from "./conditional.js";
 import { wireWhy } from "./why.js";
+import { movePreviews } from "./preview.js";
 import { isBotSeat, ratingMark, seatName } from "./names.js";
 import {
   byId, errorText, isMyTurn, LiveSocket, loadRenderer, N_, botBadge, socketUrl, t,
@@ -44,6 +46,7 @@ let replayPly = null;
 const ratings = JSON.parse(document.getElementById("seat-ratings")?.textContent || "{}");
 const gameReasons = JSON.parse(document.getElementById("result-reasons")?.textContent || "{}"); // code -> label
 const clocks = new Clocks();
+const conditionals = conditionalPanel(matchId ?? "");
 const viewingReplayLink = new URLSearchParams(location.search).has("ply"); // don't follow rematches
 // Moves go over the match socket when it is open (REST otherwise): the server acknowledges each
 // one ({"type": "ack"}) or answers with a typed error, like REST.
@@ -79,6 +82,9 @@ async function submit(move) {
     if (/** @type {{code?: string}} */ (error).code === "stale_ply") refetch();
   }
 }
+
+// analysis-replay.js: "Play it" on a hint plays that move as a click on the board would
+document.addEventListener("match:play", (event) => submit(/** @type {CustomEvent} */ (event).detail.move));
 
 // Moves acknowledged over the socket settle once their state has arrived (or after 3 s), so a
 // board never sees its submit() done while it still shows the old position.
@@ -119,6 +125,7 @@ function renderSeats() {
     const item = document.createElement("li");
     item.className = "seat" + (match.to_move === seat.seat ? " to-move" : "");
     item.dataset.seat = String(seat.seat);
+    item.dataset.colour = info.colour;
     const swatch = document.createElement("span");
     swatch.className = "swatch";
     swatch.style.background = info.colour;
@@ -134,13 +141,22 @@ function renderSeats() {
     item.append(swatch, name);
     const bot = botBadge(seat.user);
     if (bot) item.append(bot);
-    const badge = ratingMark(ratings[seat.seat]);
+    const change = match.result?.rating_changes?.find((c) => c.seat === seat.seat);
+    const badge = ratingMark(change ? { ...ratings[seat.seat], display: change.after } : ratings[seat.seat]);
     if (badge) item.append(badge);
     if (match.clock) {
       const clock = document.createElement("span");
       clock.className = "clock";
       clock.dataset.clockSeat = String(seat.seat);
       item.append(clock);
+    }
+    if (/** @type {{vacation?: boolean}} */ (seat).vacation) {
+      const away = document.createElement("span");
+      away.className = "vacation-mark";
+      away.textContent = t("on vacation");
+      away.title = t("On vacation: their correspondence clock stands still.");
+      item.append(away);
+      item.classList.add("away");
     }
     if (match.eliminated?.includes(seat.seat)) item.classList.add("eliminated");
     if (match.your_seat === seat.seat) {
@@ -151,6 +167,7 @@ function renderSeats() {
     }
     list.append(item);
   }
+  document.dispatchEvent(new CustomEvent("match:seats")); // analysis-replay.js: the graph's colours
 }
 
 // Japanese puts an honorific after a person's name, never after a program's: bots get their own msgids.
@@ -163,18 +180,42 @@ function resultText() {
   const result = match.result;
   if (!result) return "";
   const winners = result.winners;
-  let text;
-  if (winners.length === 0) text = t("Draw");
-  else if (winners.length > 1) text = t("Shared win: {names}", { names: winners.map(playerName).join(", ") });
-  else if (match.your_seat !== null) {
-    text = winners[0] === match.your_seat ? t("You win!") : t("You lose");
-    text += ` — ${winsText(winners[0])}`;
-  } else text = winsText(winners[0]);
   const code = result.reason ?? "";
   const reason = result.reason_label ?? gameReasons[code] ?? (REASONS[code] ? t(REASONS[code]) : "");
+  let text;
+  if (winners.length === 0) text = t("Draw");
+  else if (winners.length > 1) {
+    // "Shared win on points: Ann, Ben": the reason already says the win is shared
+    const names = winners.map(playerName).join(", ");
+    if (reason) return t("{reason}: {names}", { reason: reason[0].toUpperCase() + reason.slice(1), names });
+    text = t("Shared win: {names}", { names });
+  } else if (match.your_seat !== null) {
+    // your own win needs no name (nor an honorific after it); a loss names who won
+    text = winners[0] === match.your_seat ? t("You win!") : `${t("You lose")} — ${winsText(winners[0])}`;
+  } else text = winsText(winners[0]);
   if (reason && reason.toLowerCase() !== text.toLowerCase()) text += ` (${reason})`;
   else if (result.reason?.startsWith("agreed end")) text += ` (${t(REASONS.agreed_end)})`;
   return text;
+}
+
+/** A rated game's rating changes, one line per seat: "Ann: 25.0 → 27.6 (+2.6)". */
+function ratingChanges() {
+  const rows = match.status === "finished" ? match.result?.rating_changes : null;
+  if (!rows?.length) return null;
+  const list = document.createElement("ul");
+  list.className = "rating-changes";
+  list.setAttribute("aria-label", t("Rating changes"));
+  for (const row of rows) {
+    const item = document.createElement("li");
+    item.dataset.seat = String(row.seat);
+    const delta = `${row.delta > 0 ? "+" : row.delta < 0 ? "−" : "±"}${Math.abs(row.delta).toFixed(1)}`;
+    item.className = row.delta > 0 ? "up" : row.delta < 0 ? "down" : "";
+    const who = row.seat === match.your_seat ? t("Your rating") : playerName(row.seat);
+    item.textContent = t("{name}: {before} → {after} ({delta})", {
+      name: who, before: row.before.toFixed(1), after: row.after.toFixed(1), delta });
+    list.append(item);
+  }
+  return list;
 }
 
 // A game may explain its result step by step (its renderer's explainResult, e.g. Stairs'
@@ -220,11 +261,15 @@ function renderStatus() {
   else if (isBotSeat(match, match.to_move)) {
     line.textContent = t("{bot} is thinking…", { bot: playerName(match.to_move) });
     line.classList.add("thinking");
+  } else if (match.clock?.paused) {
+    line.textContent = t("{name} is on vacation: the clock stands still", { name: playerName(match.to_move) });
   } else line.textContent = t("Waiting for {name}", { name: playerName(match.to_move) });
   if (!isBotSeat(match, match.to_move) || match.status !== "active") line.classList.remove("thinking");
   const banner = $("result-banner");
   banner.hidden = match.status !== "finished";
   banner.textContent = resultText();
+  const changes = ratingChanges();
+  if (changes) banner.append(changes);
   renderResultSteps();
   refreshActions();
   $("waiting-box").hidden = match.status !== "waiting";
@@ -308,7 +353,8 @@ function applyMatch(next) {
   renderSeats();
   renderStatus();
   clocks.update(match);
-  if (replayPly === null) board?.update(match);
+  conditionals?.update(/** @type {any} */ (match));
+  if (replayPly === null) previews.show(match);
   const rematch = match.offers?.rematch_match;
   if (rematch && match.your_seat !== null && !viewingReplayLink && root.dataset.rematch !== rematch) {
     root.dataset.rematch = rematch;
@@ -323,7 +369,10 @@ function applyMatch(next) {
 function renderPresence() {
   refreshActions();
   const line = $("presence");
-  line.textContent = presence.spectators > 0 ? t("{n} watching", { n: presence.spectators }) : "";
+  // before the game starts, whoever has the page open is a friend with the invite, not a watcher
+  const waiting = match.status === "waiting";
+  line.textContent = presence.spectators === 0 || (waiting && match.your_seat === null) ? ""
+    : waiting ? t("Someone has opened your invite link") : t("{n} watching", { n: presence.spectators });
   line.dataset.spectators = String(presence.spectators);
   renderSeats();
 }
@@ -433,10 +482,23 @@ function wireLinks() {
   }
 }
 
+// A move waits for its confirmation when the person's "Confirm moves" setting asks for it: the
+// board draws its preview meanwhile (static/js/preview.js).
+const previews = movePreviews({
+  boardRoot: $("board"), actions: $("board-actions"), panel: $("move-preview"), settingHolder: root,
+  board: () => board,
+  live: () => (replayPly === null && isMyTurn(match) ? match : null),
+  tapAttributes: () => boardModule?.tapAttributes ?? [],
+  fetch: (move, ply) => api("POST", `/api/v1/matches/${matchId}/preview`, { move, ply }),
+  commit: submit,
+  showError,
+  describe: (move, payload) => boardModule?.describeMove?.(move, payload) ?? "",
+});
+
 async function start() {
   const module = await loadRenderer(root.dataset.board);
   boardModule = module;
-  board = module.mountBoard($("board"), { submit, t, actions: $("board-actions"), readOnly: false });
+  board = module.mountBoard($("board"), { submit: previews.submit, t, actions: $("board-actions"), readOnly: false });
   wireWhy({ board: $("board"), attributes: module.tapAttributes, matchId,
     getMatch: () => (replayPly === null ? match : null), show: showError });
   wireLinks();

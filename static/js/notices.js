@@ -2,12 +2,13 @@
 // Account notices on every page, from the account event socket
 // (WS /api/v1/stream/event/ws, the same events as GET /api/v1/stream/event):
 //   - an in-page notice for your turn in a correspondence game, a challenge to you, a game of yours
-//     that started, and a draw / takeback / end / rematch offer — each shown once (remembered in
-//     localStorage), never for the match the page already shows;
+//     that started, a draw / takeback / end / rematch offer, and a moderator's act that concerns
+//     you — each shown once (remembered in localStorage), never for the match the page already shows;
 //   - the tab title carries the number of notices on screen: "(2) Stepwell";
 //   - opt-in browser notifications (the Notification API) for correspondence moves and challenges,
 //     when the tab is hidden;
-//   - the header's "my games" count and list, the games waiting for your move first.
+//   - the header's "my games" count and list, the games waiting for your move first;
+//   - a person you follow (with notices on) started a game: a link to watch it.
 // Everything a server sends is put on the page with textContent only.
 import { api } from "./api.js";
 import { byId, el, LiveSocket, socketUrl, t } from "./kit/index.js";
@@ -16,8 +17,10 @@ import { byId, el, LiveSocket, socketUrl, t } from "./kit/index.js";
  * What an account event is about (the fields noticeFor reads).
  * @typedef {{id: string, game: string, ply?: number, url: string, opponents?: string[],
  *   time_control?: {kind: string} | null}} EventGame
+ * @typedef {{id: number, action: string, reason: string, until?: string | null}} ModerationNotice
  * @typedef {{type: string, kind?: string, game?: EventGame,
- *   challenge?: {id: string, game: string, creator?: {name: string}, fixed_deal?: boolean}}} AccountEvent
+ *   challenge?: {id: string, game: string, creator?: {name: string}, fixed_deal?: boolean},
+ *   direction?: "in" | "out", notice?: ModerationNotice, user?: {id: number, name: string}}} AccountEvent
  * @typedef {{key: string, kind: string, text: string, url: string, browser: boolean}} Notice
  */
 
@@ -60,7 +63,7 @@ export function noticeFor(event) {
     return { key: `turn:${game.id}:${game.ply}`, kind: "turn", url: game.url, browser: true,
       text: t("Your turn in {game} against {names}", { game: gameTitle(game.game), names: names(game.opponents) }) };
   }
-  if (event.type === "challenge" && event.challenge) {
+  if (event.type === "challenge" && event.challenge && event.direction !== "out") {
     const challenge = event.challenge;
     const values = { name: challenge.creator?.name ?? "…", game: gameTitle(challenge.game) };
     return { key: `challenge:${challenge.id}`, kind: "challenge", url: "/", browser: true,
@@ -71,6 +74,24 @@ export function noticeFor(event) {
   if (event.type === "gameStart" && game) {
     return { key: `start:${game.id}`, kind: "start", url: game.url, browser: false,
       text: t("Your game of {game} has started", { game: gameTitle(game.game) }) };
+  }
+  if (event.type === "followedGame" && game) {
+    return { key: `followed:${game.id}`, kind: "followed", url: game.url, browser: true,
+      text: t("{name} started a game of {game}: watch it", { name: event.user?.name ?? "…", game: gameTitle(game.game) }) };
+  }
+  if (event.type === "moderation" && event.notice) {
+    const notice = event.notice;
+    const values = { reason: notice.reason, until: (notice.until ?? "").slice(0, 16).replace("T", " ") };
+    /** @type {Record<string, string>} */
+    const texts = {
+      hide_line: t("A moderator hid your chat message: {reason}", values),
+      mute: t("A moderator muted you from chat until {until} UTC: {reason}", values),
+      unmute: t("A moderator ended your chat mute: {reason}", values),
+      dismiss_report: t("A moderator reviewed your report and took no action: {reason}", values),
+    };
+    if (!texts[notice.action]) return null;
+    return { key: `moderation:${notice.id}`, kind: "moderation", url: "/account/moderation",
+      browser: false, text: texts[notice.action] };
   }
   if (event.type === "offer" && game) {
     const values = { names: names(game.opponents), game: gameTitle(game.game) };
@@ -120,7 +141,8 @@ function received(event) {
   const matchId = event.game?.id;
   if (matchId && matchId === currentMatch) { firstTime(notice.key); return; } // the page shows it
   if (!firstTime(notice.key)) return;
-  if (Date.now() < settledAt) return; // known before this page opened
+  // known before this page opened (a moderator's act is never sent again on connect: it is news)
+  if (Date.now() < settledAt && event.type !== "moderation") return;
   show(notice);
 }
 

@@ -4,7 +4,7 @@
 // WS /api/v1/tournaments/{id}/ws announces.
 import { api } from "./api.js";
 import { tournamentError } from "./tournament-errors.js";
-import { botBadge, byId, el, LiveSocket, N_, socketUrl, t } from "./kit/index.js";
+import { botBadge, byId, el, LiveSocket, N_, playerName, socketUrl, t } from "./kit/index.js";
 
 /** @type {any} the tournament as GET /api/v1/tournaments/{id} gives it */
 let data = JSON.parse(byId("tournament-data").textContent ?? "");
@@ -37,7 +37,8 @@ function statusText() {
 
 function nameOf(user) {
   const span = el("span", { class: "player-name" });
-  el("a", { href: `/u/${user.id}` }, span, user.name);
+  // built-in bots read in the page's language, as on the match page
+  el("a", { href: `/u/${user.id}` }, span, playerName({ seats: [{ seat: 0, user }] }, 0));
   const bot = botBadge(user);
   if (bot) span.append(" ", bot);
   return span;

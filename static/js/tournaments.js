@@ -3,7 +3,7 @@
 // WS /api/v1/tournaments/ws announces; accounts create tournaments with the form.
 import { api } from "./api.js";
 import { tournamentError } from "./tournament-errors.js";
-import { byId, el, LiveSocket, N_, socketUrl, t } from "./kit/index.js";
+import { byId, el, LiveSocket, N_, nt, socketUrl, t } from "./kit/index.js";
 
 /**
  * The create form's controls, by name (its template: templates/tournaments.html).
@@ -29,8 +29,8 @@ function item(tournament) {
   el("span", { class: "muted" }, li, facts.join(" · "));
   el("span", { class: "tournament-when" }, li, new Date(tournament.starts_at).toLocaleString(
     document.documentElement.lang, { dateStyle: "medium", timeStyle: "short" }));
-  const size = tournament.rounds ? t("{n} rounds", { n: tournament.rounds }) : t("{n} min", { n: tournament.minutes });
-  const players = t("{n} players", { n: tournament.players });
+  const size = tournament.rounds ? nt("{n} round", "{n} rounds", tournament.rounds) : t("{n} min", { n: tournament.minutes });
+  const players = nt("{n} player", "{n} players", tournament.players);
   el("span", { class: "muted" }, li, `${players} · ${size}`);
   return li;
 }

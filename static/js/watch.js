@@ -13,7 +13,7 @@ const grid = byId("live-grid");
 const empty = byId("no-live");
 const titles = JSON.parse(document.getElementById("game-titles-live")?.textContent || "{}");
 const assets = JSON.parse(document.getElementById("game-boards")?.textContent || "{}");
-/** @type {Map<string, {root: HTMLElement, board: Board, info: HTMLElement}>} match id -> its card */
+/** @type {Map<string, {root: HTMLElement, board: Board, info: HTMLElement, image: HTMLElement}>} match id -> its card */
 const cards = new Map();
 const filters = document.getElementById("game-filter");
 let shownGame = new URLSearchParams(location.search).get("game") || ""; // "" = every game
@@ -37,6 +37,15 @@ function playersLine(match, module) {
   return line;
 }
 
+/** A mini board in words: the game, the move, the players and whose turn it is.
+ * @param {LiveMatch} match */
+function positionWords(match) {
+  const players = match.seats.map((seat) => seatName(match, seat.seat, "?")).join(" – ");
+  const values = { game: titles[match.game] ?? match.game, ply: match.ply, players };
+  if (match.to_move === null || match.to_move === undefined) return t("{game} board, move {ply}: {players}", values);
+  return t("{game} board, move {ply}: {players}; {name} to move", { ...values, name: seatName(match, match.to_move, "?") });
+}
+
 /** @param {LiveMatch} match */
 function retire(match) {
   const gone = cards.get(match.id);
@@ -45,22 +54,26 @@ function retire(match) {
   setTimeout(() => { gone.root.remove(); gone.board.destroy?.(); cards.delete(match.id); refreshEmpty(); }, 4000);
 }
 
-/** @param {LiveMatch} match */
-async function upsert(match) {
+/** @param {LiveMatch} match @param {boolean} [attach] false: the card is drawn apart from the page (the caller places it) */
+async function upsert(match, attach = true) {
   if (match.status !== "active") { retire(match); return; }
   const module = await rendererOf(match.game);
   let card = cards.get(match.id);
   if (!card) {
     const root = el("a", { class: "live-card", href: `/m/${match.id}`, "data-match": match.id, "data-game": match.game });
     el("h2", { class: "live-title" }, root, titles[match.game] ?? match.game);
-    const boardBox = el("div", { class: "live-board" }, root);
+    // One image to assistive technology, named by positionWords(); the drawing inside is hidden
+    // from it (a mini board's cells would otherwise be read one by one).
+    const image = el("div", { class: "live-board", role: "img" }, root);
+    const boardBox = el("div", { "aria-hidden": "true" }, image);
     const info = el("div", { class: "live-info" }, root);
-    grid.prepend(root);
+    if (attach) grid.prepend(root);
     const board = mountReadOnly(boardBox, module);
-    card = { root, board, info };
+    card = { root, board, info, image };
     cards.set(match.id, card);
   }
   card.board.update(match);
+  card.image.setAttribute("aria-label", positionWords(match));
   const spectators = match.spectators ?? 0;
   const ply = t("move {ply}", { ply: match.ply });
   const watching = t("{n} watching", { n: spectators });
@@ -104,7 +117,20 @@ async function start() {
     onMessage(message) { if (message.type === "match") upsert(/** @type {LiveMatch} */ (/** @type {unknown} */ (message))); },
     onStatus(live) { grid.dataset.live = live ? "yes" : "no"; },
   }).start();
-  for (const match of (await api("GET", "/api/v1/live")).reverse()) await upsert(match);
+  const shown = (await api("GET", "/api/v1/live")).reverse();
+  // Every renderer first; then each card drawn apart from the page, one per task (a long task
+  // would hold the page's input), and all placed in one go: a card placed on its own would push
+  // the ones placed before it down the page.
+  await Promise.all(shown.map((match) => rendererOf(match.game)));
+  for (const match of shown) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await upsert(match, false);
+  }
+  for (const match of shown) {
+    const card = cards.get(match.id);
+    if (card && !card.root.isConnected) grid.prepend(card.root);
+  }
+  grid.dataset.loaded = "yes";
   refreshEmpty();
 }
 

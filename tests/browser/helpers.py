@@ -67,14 +67,17 @@ def finish_randomly(clients: dict[int, httpx.Client], match_id: str, seed: int,
 
 def check_banners(pages_by_seat: dict[int, Any], spectator, names: list[str],  # type: ignore[no-untyped-def]
                   result: dict[str, Any]) -> None:
-    """Every page shows the result banner with the winner's name; players see You win / You lose."""
+    """Every page shows the result banner with the winner's name (the winner's own page says
+    "You win!" without it); players see You win / You lose."""
     winners = result["winners"]
-    for page in [*pages_by_seat.values(), spectator]:
+    for seat, page in [*pages_by_seat.items(), (None, spectator)]:
         page.wait_for_selector('#match[data-status="finished"]')
         banner = page.locator("#result-banner")
         assert banner.is_visible()
         text = banner.inner_text()
-        if len(winners) == 1:
+        if len(winners) == 1 and seat == winners[0]:
+            assert names[winners[0]] not in text, text
+        elif len(winners) == 1:
             assert names[winners[0]] in text, text
         elif winners:
             assert all(names[w] in text for w in winners), text

@@ -11,6 +11,8 @@ import httpx
 import pytest
 
 from tests.analysis.games import BLUNDER_GAME, BLUNDER_PLY
+from tests.browser.conftest import screenshot
+from tests.browser.test_accessibility import report, violations
 from tests.databases import sqlite_database
 from tests.live import server
 
@@ -40,6 +42,18 @@ def _finished_blunder_game(base: str) -> str:
         return str(match["id"])
 
 
+def _the_graph_reads_in_the_dark(page) -> None:  # type: ignore[no-untyped-def]
+    """Drawn dark, the graph keeps its seats' lines on a pale casing and axe finds no serious contrast
+    (test-artifacts/dark-1280-en-analysis-graph.png shows it); then the page goes back to light."""
+    page.evaluate("document.documentElement.dataset.theme = 'dark'")
+    casing = page.evaluate("getComputedStyle(document.querySelector('#analysis-graph .graph-casing')).stroke")
+    assert casing == "rgba(255, 255, 255, 0.8)", casing
+    screenshot(page, "dark-1280-en-analysis-graph")
+    found = [v for v in violations(page) if v["id"] in ("color-contrast", "scrollable-region-focusable")]
+    assert not found, report(found)  # the move list scrolls: the keyboard must reach it
+    page.evaluate("document.documentElement.dataset.theme = 'light'")
+
+
 def test_the_replay_shows_the_analysis_and_opens_the_board(analysing_server: str, new_page,
                                                            tmp_path: Path) -> None:
     match_id = _finished_blunder_game(analysing_server)
@@ -47,6 +61,7 @@ def test_the_replay_shows_the_analysis_and_opens_the_board(analysing_server: str
     page.goto(f"{analysing_server}/m/{match_id}")
     page.click("#analysis-request")
     page.wait_for_selector("#analysis-graph svg polyline", timeout=60_000)
+    _the_graph_reads_in_the_dark(page)
     page.click(f"#marked-moves button[data-ply='{BLUNDER_PLY}']")
     page.wait_for_function(f"document.getElementById('match').dataset.replayPly === '{BLUNDER_PLY}'")
     assert "e5-f6" in page.inner_text("#preferred-note")

@@ -23,8 +23,10 @@ pytestmark = pytest.mark.browser
 COVERED = """(solid) => {
     const svg = document.querySelector('#offline-board .scalas-svg');
     const centres = [...svg.querySelectorAll('.scalas-hits [data-square].clickable')].map((group) => {
-        const box = group.querySelector('.scalas-hit').getBoundingClientRect();
-        return [group.dataset.square, box.x + box.width / 2, box.y + box.height / 2];
+        const hit = group.querySelector('.scalas-hit');
+        const [cx, cy] = hit.dataset.centre.split(',').map(Number);
+        const point = new DOMPoint(cx, cy).matrixTransform(hit.getScreenCTM());
+        return [group.dataset.square, point.x, point.y];
     });
     const style = document.createElement('style');
     style.textContent = '.scalas-hits, .scalas-bodies { display: none !important; }'

@@ -89,7 +89,7 @@ def test_stairs_squares_and_moves_in_japanese(live_server: str, new_page) -> Non
     page = new_page(width=375, locale="ja-JP")
     match_id, client = start_against_the_easy_bot(page, live_server, "stairs")
     state = my_turn(page, client, match_id)
-    assert page.locator("#board [role=application]").get_attribute("aria-label") == "ステアーズの盤"
+    assert page.locator("#board [role=application]").get_attribute("aria-label") == "ステアーの盤"
     tab_to_board(page)
     source, targets = next(iter(state["view"]["clicks"].items()))
     walk_to(page, source)

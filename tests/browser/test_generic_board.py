@@ -9,12 +9,15 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from app.web.static_files import static_url
 from tests.browser.conftest import screenshot
 from tests.browser.helpers import api_client
 from tests.browser.keyboard import FOCUSED_CELL, tab_to_board
 from tests.databases import sqlite_database
 from tests.fixture_game import GAME
 from tests.live.server import live_server
+
+GENERIC_ICON = static_url("games/generic/icon.svg")
 
 LAUNCH = (
     "import sys, uvicorn\n"
@@ -39,7 +42,7 @@ def test_the_generic_board_draws_and_plays_a_game_without_assets(fixture_server,
     base = fixture_server
     page = new_page(width=375)
     page.goto(f"{base}/lang/{language}?next=/")
-    assert page.locator(f'#create-{GAME.id} img[src="/static/games/generic/icon.svg"]').count() == 1
+    assert page.locator(f'#create-{GAME.id} img[src="{GENERIC_ICON}"]').count() == 1
     page.fill('.name-bar input[name="name"]', "Aiko")
     page.click(".name-bar button[type=submit]")
     page.wait_for_load_state()
@@ -50,7 +53,7 @@ def test_the_generic_board_draws_and_plays_a_game_without_assets(fixture_server,
                headers={"Authorization": f"Bearer {token}"}).raise_for_status()
     page.goto(f"{base}/m/{match['id']}")
     page.wait_for_selector('#match[data-live="yes"]')
-    assert page.locator("#match").get_attribute("data-board") == "/static/games/generic/board.js"
+    assert page.locator("#match").get_attribute("data-board") == static_url("games/generic/board.js")
     buttons = page.locator(".generic-board button.generic-move")
     legal = me.get(f"/api/v1/matches/{match['id']}").json()["legal_moves"]
     assert sorted(buttons.all_inner_texts()) == sorted(legal)

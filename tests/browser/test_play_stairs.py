@@ -70,11 +70,12 @@ def test_two_players_and_a_spectator_play_stairs(live_server: str, new_page) -> 
         assert response.status_code == 200, response.text
         state = response.json()
     winner = state["result"]["winners"][0]
-    for page in (light, dark, spectator):
+    for page in (players[1 - winner], spectator):  # the winner's own banner names nobody
         page.wait_for_selector('#match[data-status="finished"]')
         banner = page.locator("#result-banner")
         assert banner.is_visible()
         assert ["Aiko", "Ben"][winner] in banner.inner_text()
+    players[winner].wait_for_selector('#match[data-status="finished"]')
     assert "You win" in players[winner].locator("#result-banner").inner_text()
     assert "You lose" in players[1 - winner].locator("#result-banner").inner_text()
     screenshot(spectator, "stairs-finished-375")

@@ -27,6 +27,13 @@ class Database:
         with self.engine.connect() as connection:
             return list(connection.execute(text(sql), params))
 
+    def snapshot(self, *queries: tuple[str, dict[str, Any]]) -> list[list[Any]]:
+        """Several reads from one snapshot of the database (REPEATABLE READ): a match row and
+        its moves read while its game goes on (a bot still playing) agree with each other."""
+        isolated = self.engine.connect().execution_options(isolation_level="REPEATABLE READ")
+        with isolated as connection, connection.begin():
+            return [list(connection.execute(text(sql), params)) for sql, params in queries]
+
     def versions(self, match_ids: set[str]) -> dict[str, tuple[int, int, str]]:
         """match id -> (version, ply, status)."""
         if not match_ids:
@@ -44,10 +51,11 @@ def assert_logs_replay(database: Database, match_ids: list[str]) -> int:
     stored snapshot. Returns the number of moves checked."""
     checked = 0
     for match_id in match_ids:
-        match = database.rows("select game, options, seed, num_seats, rules_version, ply, "
-                              "snapshot from matches where id = :id", id=match_id)[0]
-        moves = database.rows("select ply, move from moves where match_id = :id order by ply, id",
-                              id=match_id)
+        matches, moves = database.snapshot(
+            ("select game, options, seed, num_seats, rules_version, ply, snapshot from matches "
+             "where id = :id", {"id": match_id}),
+            ("select ply, move from moves where match_id = :id order by ply, id", {"id": match_id}))
+        match = matches[0]
         plies = [move.ply for move in moves]
         doubled = [ply for ply, count in Counter(plies).items() if count > 1]
         assert not doubled, f"match {match_id}: plies stored twice: {doubled}"

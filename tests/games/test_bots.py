@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from types import SimpleNamespace
 
@@ -9,6 +10,8 @@ import pytest
 
 from games import Result, registry
 from games.bots import LEVELS, Level, choose_move, mcts
+from games.bots import halving as halving_module
+from games.bots.halving import halving
 from games.bots.mcts import rewards, search
 from games.bots.policies import policy_for
 from games.sight.board import POINT_INDEX
@@ -167,6 +170,57 @@ def test_the_town_bot_decides_from_its_own_view_only(plies):
     assert other.to_json() != state.to_json() and other.view(seat) == state.view(seat)
     runs = [search(s, seat, random.Random(5), max_iterations=120) for s in (state, other)]
     assert runs[0].move == runs[1].move and runs[0].visits == runs[1].visits
+
+
+@pytest.mark.parametrize(("players", "plies"), [(4, 0), (4, 9), (3, 13), (2, 20)])
+def test_the_town_halving_search_decides_from_its_own_view_only(players, plies):
+    """The halving search, fed the same view with other decks and other hidden start cards,
+    samples the same worlds and plays the same move: its choice depends on the view and the seed
+    alone."""
+    state = random_position("town", players, {}, seed=plies + players, plies=plies)
+    seat = state.to_move
+    assert state.flat_search and state.settled_move() is None
+    other = _with_other_secrets(state, seat, random.Random(plies))
+    assert other.to_json() != state.to_json() and other.view(seat) == state.view(seat)
+    runs = [halving(s, seat, random.Random(7), playouts=150, policy=policy_for(s))
+            for s in (state, other)]
+    assert runs[0] == dataclasses.replace(runs[1], seconds=runs[0].seconds)
+    hard = dataclasses.replace(LEVELS["hard"], seconds=None, playouts=150)
+    assert choose_move(state, seat, hard, seed=3) == choose_move(other, seat, hard, seed=3)
+
+
+def test_a_level_with_playouts_searches_town_by_halving_within_its_budget(monkeypatch):
+    """In Town a level with a playout budget compares its placements on common worlds, one
+    playout per move left per world, and stops at its budget."""
+    state = random_position("town", 4, {}, seed=1, plies=2)
+    seat = state.to_move
+    moves = state.legal_moves()
+    stats = halving(state, seat, random.Random(1), playouts=300, policy=policy_for(state))
+    assert stats.move in moves
+    assert len(moves) <= stats.iterations <= 300
+    assert set(stats.visits) <= set(moves) and len(set(stats.visits.values())) == 1
+    calls = []
+    monkeypatch.setattr("games.bots.levels.halving", lambda *a, **k: calls.append(k) or stats)
+    level = dataclasses.replace(LEVELS["hard"], playouts=1500)
+    assert choose_move(state, seat, level, seed=0) == stats.move
+    assert calls and calls[0]["playouts"] == 1500
+    assert calls[0]["deadline"] is not None  # the level's clock still bounds it
+
+
+def test_the_halving_search_stops_after_the_world_that_passes_its_deadline(monkeypatch):
+    """The clock is read once a world (it moves 1 s a reading here): with a deadline 2.5 s away
+    the search plays three worlds, each with every move, and picks among moves compared on the
+    same worlds."""
+    state = random_position("town", 4, {}, seed=2, plies=3)
+    seat = state.to_move
+    readings = iter(range(1000))
+    monkeypatch.setattr(halving_module, "time", SimpleNamespace(
+        perf_counter=lambda: float(next(readings))))
+    stats = halving(state, seat, random.Random(0), playouts=10_000, policy=policy_for(state),
+                    deadline=2.5)
+    moves = state.legal_moves()
+    assert stats.iterations == 3 * len(moves)
+    assert set(stats.visits) == set(moves) and set(stats.visits.values()) == {3}
 
 
 def test_rewards_follow_the_ranking_and_share_ties():

@@ -33,11 +33,21 @@ def json_lines() -> Iterator[list[str]]:
     level = root.level
     root.addHandler(handler)
     root.setLevel(logging.DEBUG)
+    # A server run earlier in this process (uvicorn.Config) stops "uvicorn" from propagating to
+    # the root and sets "uvicorn.error" to its own log level (warning in the suite's servers).
+    served = [logging.getLogger(name) for name in ("uvicorn", "uvicorn.error", "uvicorn.access")]
+    kept = [(logger.propagate, logger.level, logger.disabled) for logger in served]
+    for logger in served:
+        logger.propagate, logger.disabled = True, False
+        logger.setLevel(logging.NOTSET)
     try:
         yield lines
     finally:
         root.removeHandler(handler)
         root.setLevel(level)
+        for logger, (propagate, logger_level, disabled) in zip(served, kept, strict=True):
+            logger.propagate, logger.disabled = propagate, disabled
+            logger.setLevel(logger_level)
 
 
 def test_every_answer_carries_a_request_id_and_a_forged_one_is_replaced(

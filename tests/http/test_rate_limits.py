@@ -160,7 +160,7 @@ def test_challenges_per_user(limited: TestClient) -> None:
     assert_limited("challenges", responses, {201})
 
 
-def test_moves_per_token(limited: TestClient) -> None:
+def test_refused_moves_per_player_per_match(limited: TestClient) -> None:
     alice, bob = make_guest(limited, "Alice"), make_guest(limited, "Bob")
     created = limited.post("/api/v1/matches", json={"game": "stairs"}, headers=alice).json()
     assert limited.post(f"/api/v1/matches/{created['id']}/join", headers=bob).status_code == 200

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import { movePhrase, moveAnnouncement } from "../../static/js/kit/announce.js";
 import { cellName, keyAction, nextCell } from "../../static/js/kit/focusgrid.js";
 import { useCatalog } from "../../static/js/kit/i18n.js";
-import { coverers, startView, turned } from "../../static/games/scalas/geometry.js";
+import { coverers, face, inside, project, startView, tapAreas, turned } from "../../static/games/scalas/geometry.js";
 
 const square = (files, ranks) => {
   const cells = [];
@@ -147,4 +147,20 @@ test("Scalas opens flat on a phone, 3D elsewhere, and keeps the browser's own ch
   assert.equal(startView("iso", true), "iso");
   assert.equal(startView("flat", false), "flat");
   assert.equal(startView("garbage", false), "iso");
+});
+
+test("scalas: overlapping tap areas split, each square tappable in its middle", () => {
+  // a tower 1 high at (2, 0) stands over the middle of the empty square (1, 1) on screen
+  const squares = [{ name: "back", u: 1, v: 1, h: 0 }, { name: "front", u: 2, v: 0, h: 1 },
+    { name: "far", u: 4, v: 4, h: 0 }];
+  const faces = squares.map(({ name, u, v, h }) => ({ name, polygon: face(u, v, h), centre: project(u + 0.5, v + 0.5, h) }));
+  assert.ok(inside(faces[0].centre, faces[1].polygon), "the test's faces overlap");
+  const areas = tapAreas(faces);
+  for (const own of faces) {
+    assert.ok(inside(own.centre, areas[own.name]), `${own.name} keeps its centre`);
+    for (const other of faces) {
+      if (other !== own) assert.ok(!inside(other.centre, areas[own.name]), `${own.name} leaves ${other.name}'s centre`);
+    }
+  }
+  assert.deepEqual(areas.far, faces[2].polygon, "a face nothing overlaps keeps its whole area");
 });

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import { backoffDelay, DEFAULT_POLICY } from "../../static/js/kit/backoff.js";
 import { buttonMoves, clickMoves, clickStep } from "../../static/js/kit/clicks.js";
 import { seenFromSecondSeat, squareGrid } from "../../static/js/kit/grid.js";
-import { format, t, useCatalog } from "../../static/js/kit/i18n.js";
+import { format, nt, PLURAL_KEY, t, useCatalog } from "../../static/js/kit/i18n.js";
 import { ratingText } from "../../static/js/kit/rating.js";
 import { isMyTurn, myMoves, playerName } from "../../static/js/kit/turn.js";
 
@@ -91,6 +91,22 @@ test("i18n: placeholders filled, catalog used, unknown msgids shown as written",
   useCatalog({ "{name} wins": "{name} さんの勝ち" });
   assert.equal(t("{name} wins", { name: "Aiko" }), "Aiko さんの勝ち");
   assert.equal(t("Untranslated {x}", { x: 1 }), "Untranslated 1");
+});
+
+test("i18n: a count picks its plural form, English by its rule, Japanese its one form", () => {
+  useCatalog({}, "en");
+  assert.equal(nt("{n} blunder", "{n} blunders", 1), "1 blunder");
+  assert.equal(nt("{n} blunder", "{n} blunders", 5), "5 blunders");
+  assert.equal(nt("{n} blunder", "{n} blunders", 0), "0 blunders");
+  useCatalog({ ["{n} blunder" + PLURAL_KEY]: "大悪手{n}回" }, "ja");
+  assert.equal(nt("{n} blunder", "{n} blunders", 1), "大悪手1回");
+  assert.equal(nt("{n} blunder", "{n} blunders", 5), "大悪手5回");
+});
+
+test("turn: a level's further bot keeps its number", () => {
+  useCatalog({}, "en");
+  const match = { seats: [{ seat: 0, user: { id: 7, kind: "bot", name: "Bot 2 (easy)" } }] };
+  assert.equal(playerName(match, 0), "Bot 2 (easy)");
 });
 
 test("rating: provisional ratings carry a question mark", () => {

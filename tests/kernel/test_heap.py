@@ -11,6 +11,8 @@ import pytest
 
 from app.kernel.heap import Collector
 
+pytestmark = pytest.mark.own_process  # full collections over a fresh process's heap, not the suite's
+
 
 class Node:
     """A cycle-capable object that can be watched with a weak reference."""

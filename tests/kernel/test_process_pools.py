@@ -59,3 +59,21 @@ def test_pool_workers_end_when_their_parent_is_killed() -> None:
         for pid in workers:
             if _alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_a_lazy_pool_starts_no_process_until_a_job_needs_one() -> None:
+    from app.kernel.processes import LazyPool, idle_priority, stop_pool
+
+    pool = LazyPool(1, idle_priority, name="test")
+    pool.stop()  # never spawned: nothing to stop
+    assert pool._pool is None
+    spawned = pool.get()
+    try:
+        assert pool.get() is spawned  # one pool, however often asked
+        worker = spawned.submit(os.getpid).result(timeout=60)
+        assert worker != os.getpid()
+        assert spawned.submit(os.sched_getscheduler, 0).result(timeout=60) == os.SCHED_IDLE
+    finally:
+        pool.stop()
+    assert pool._pool is None
+    stop_pool(spawned)  # stopping again is harmless

@@ -106,3 +106,31 @@ def test_the_extractor_sees_every_script_msgid() -> None:
         if written - set(script_words._msgids(path)):
             missed[str(path.relative_to(ROOT))] = sorted(written - set(script_words._msgids(path)))
     assert not missed, f"not extracted (move the call out of the template literal): {missed}"
+
+
+def test_every_plural_has_its_japanese_forms_and_counts_choose_the_form() -> None:
+    plurals = {
+        message[0]
+        for _file, _line, message, _comments, _context in extract_from_dir(
+            str(ROOT), METHODS, keywords={"ngettext": (1, 2), "nt": (1, 2)},
+            options_map={"static/**.js": {"parse_template_string": "true"}})
+        if isinstance(message, tuple)
+    }
+    assert {"%(num)s game played", "{n} blunder"} <= plurals
+    japanese = i18n.plural_catalog("ja")
+    missing = sorted(p for p in plurals if p not in japanese)
+    assert not missing, f"no Japanese plural forms: {missing}"
+    token = i18n.current_language.set("en")
+    try:
+        shown = [i18n.ngettext("%(num)s game played", "%(num)s games played", n) for n in (0, 1, 2)]
+        assert shown == ["%(num)s games played", "%(num)s game played", "%(num)s games played"]
+    finally:
+        i18n.current_language.reset(token)
+    token = i18n.current_language.set("ja")
+    try:
+        assert i18n.ngettext("%(num)s game played", "%(num)s games played", 1) == "%(num)s局対局"
+        from app.web import script_words
+
+        assert script_words.catalog([])["{n} blunder" + script_words.PLURAL_KEY] == "大悪手{n}回"
+    finally:
+        i18n.current_language.reset(token)

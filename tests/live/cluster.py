@@ -19,7 +19,7 @@ import httpx
 import redis
 from websockets.sync.client import ClientConnection, connect
 
-from tests.live.server import WAIT_SECONDS, live_server
+from tests.live.server import WAIT_SECONDS, checked_settings, live_server
 from tests.live.server import wait_for as wait_for  # re-exported: the cluster tests' helper
 
 
@@ -45,7 +45,7 @@ class Cluster:
     def worker(self, **settings: str) -> subprocess.Popen[bytes]:
         env = {**os.environ, "STEPWELL_DATABASE_URL": self.database_url,
                "STEPWELL_SECRET_KEY": "live-tests",
-               **{f"STEPWELL_{k.upper()}": v for k, v in {**self.settings, **settings}.items()}}
+               **checked_settings({**self.settings, **settings})}
         log = (self.log_dir / f"worker-{len(self.workers)}.log").open("w")
         self.stack.callback(log.close)
         process = subprocess.Popen([sys.executable, "-m", "app.worker"], env=env, stdout=log,

@@ -55,6 +55,7 @@ class StreamReader:
         self.blank_lines = 0
         self.status: int | None = None
         self.content_type = ""
+        self.content_encoding: str | None = None
         self.ended = threading.Event()
         self._stop = threading.Event()
         self._ready = threading.Event()
@@ -68,6 +69,7 @@ class StreamReader:
                     client.stream("GET", url, headers=headers) as response:
                 self.status = response.status_code
                 self.content_type = response.headers.get("content-type", "")
+                self.content_encoding = response.headers.get("content-encoding")
                 self._ready.set()
                 for line in response.iter_lines():
                     if self._stop.is_set():

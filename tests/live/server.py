@@ -16,6 +16,8 @@ from typing import Any, TypeVar
 
 import httpx
 
+from app.kernel.settings import Settings
+
 T = TypeVar("T")
 WAIT_SECONDS = 30.0
 """How long a test waits for an awaited event before it gives up (a guard against hanging)."""
@@ -32,9 +34,22 @@ UVICORN_WITH_CHEAP_HASHES = (
 code, without most of a second per sign-up or login."""
 
 
+STARTUP_SECONDS = float(os.environ.get("STEPWELL_TEST_START_SECONDS", "120"))
+"""How long a starting server may take to answer: importing the app alone takes tens of seconds
+on a machine shared by many processes (a guard against a server that never starts, not a timing)."""
+
+
 GRACEFUL_SECONDS = 2
 """How long a stopping server waits for open connections: a test's NDJSON streams never end by
 themselves, and uvicorn would otherwise wait for them until the test killed it (10 s)."""
+
+
+def checked_settings(settings: dict[str, str]) -> dict[str, str]:
+    """``settings`` as STEPWELL_<NAME> variables; a name that is no setting fails here (the
+    app ignores unknown variables, so a misspelt one would silently test the default)."""
+    unknown = sorted(set(settings) - set(Settings.model_fields))
+    assert not unknown, f"not settings of app/kernel/settings.py: {unknown}"
+    return {f"STEPWELL_{name.upper()}": value for name, value in settings.items()}
 
 
 def free_port() -> int:
@@ -65,7 +80,7 @@ def live_process(database_url: str, log_dir: Path, *,
     settings = {"drain_grace_seconds": "0", "rebalance_seconds": "0", **settings}
     port = free_port()
     env = {**os.environ, "STEPWELL_DATABASE_URL": database_url, "STEPWELL_SECRET_KEY": "live-tests",
-           **{f"STEPWELL_{name.upper()}": value for name, value in settings.items()}}
+           **checked_settings(settings)}
     env.pop("STEPWELL_REDIS_URL", None) if "redis_url" not in settings else None
     log = (log_dir / f"server-{port}.log").open("w")
     command = launch(port) if launch else [
@@ -75,11 +90,14 @@ def live_process(database_url: str, log_dir: Path, *,
     process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT,
                                cwd=Path(__file__).resolve().parents[2])
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + STARTUP_SECONDS
     try:
         while True:
             try:
-                if httpx.get(f"{base}/api/v1/games", timeout=1).status_code == 200:
+                # a refused connection answers at once; an accepted first request may take
+                # seconds on a busy machine, and a short timeout would only send it again
+                left = max(1.0, deadline - time.monotonic())
+                if httpx.get(f"{base}/api/v1/games", timeout=left).status_code == 200:
                     break
             except httpx.HTTPError:
                 pass

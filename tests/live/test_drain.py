@@ -83,9 +83,11 @@ def _held_match(database_url: str, match_id: str) -> Iterator[Callable[[], bool]
 
 
 def _refused(base: str) -> bool:
+    """Is the instance past taking new requests? A connection the kernel queued just before
+    uvicorn closed its listening socket is reset rather than refused: that is a refusal too."""
     try:
         httpx.get(f"{base}/healthz", timeout=2)
-    except httpx.ConnectError:
+    except (httpx.ConnectError, httpx.ReadError, httpx.RemoteProtocolError):
         return True
     return False
 
@@ -259,7 +261,7 @@ class Client(threading.Thread):
 def test_a_rolling_restart_moves_every_socket_to_the_other_instance_without_an_error(
         postgres_database_url: str, cluster_redis: tuple[str, str], tmp_path: Path) -> None:
     url, prefix = cluster_redis
-    settings = {"redis_url": url, "cluster_redis": prefix, "rate_limit_prefix": f"{prefix}limits",
+    settings = {"redis_url": url, "redis_prefix": prefix, "rate_limit_prefix": f"{prefix}limits",
                 "rate_limit_scale": "0", "bots_enabled": "false", "background_jobs": "off",
                 "drain_grace_seconds": "0.5"}
     with contextlib.ExitStack() as stack:
@@ -367,7 +369,7 @@ def test_a_worker_stopped_with_sigterm_hands_the_jobs_over_at_once(
 def test_sockets_crowded_on_one_instance_spread_to_the_other(
         postgres_database_url: str, cluster_redis: tuple[str, str], tmp_path: Path) -> None:
     url, prefix = cluster_redis
-    settings = {"redis_url": url, "cluster_redis": prefix, "rate_limit_prefix": f"{prefix}limits",
+    settings = {"redis_url": url, "redis_prefix": prefix, "rate_limit_prefix": f"{prefix}limits",
                 "rate_limit_scale": "0", "bots_enabled": "false", "background_jobs": "off",
                 "rebalance_seconds": "0.5", "rebalance_min_excess": "2"}
     with contextlib.ExitStack() as stack:

@@ -1,5 +1,7 @@
 """Races fired at a live server, requests sent together, on both databases: one rematch per game,
-a full match always starts and nobody takes two seats, a duplicate move is stored once.
+a full match always starts and nobody takes two seats, invited players accepting together both
+get in and a decline racing the last acceptance leaves one outcome, a duplicate move is stored
+once.
 
 ``STEPWELL_RACE_TRIALS`` (default 8) sets the trials per scenario; the issue's check runs 100."""
 
@@ -77,6 +79,58 @@ def test_the_last_two_seats_taken_at_once_start_the_match(server: str) -> None:
     for statuses, status, taken in run_async(run):
         assert statuses == [200, 200]
         assert (status, taken) == ("active", 3), "a full match must start"
+
+
+Headers = dict[str, str]
+
+
+async def _town_challenge(client: httpx.AsyncClient) -> tuple[Headers, Headers, Headers, str]:
+    """Three guests, the first challenging the others to Town; the challenge's URL last."""
+    host, b, c = (await _guest(client, "Host"), await _guest(client, "B"),
+                  await _guest(client, "C"))
+    names = [str((await client.get("/api/v1/me", headers=who)).json()["id"]) for who in (b, c)]
+    sent = (await client.post("/api/v1/challenges", json={"game": "town", "users": names},
+                              headers=host)).json()
+    return host, b, c, f"/api/v1/challenges/{sent['id']}"
+
+
+def test_invited_players_accepting_at_once_both_get_in(server: str) -> None:
+    async def trial(client: httpx.AsyncClient) -> tuple[list[int], str, int]:
+        _host, b, c, url = await _town_challenge(client)
+        answers = await _together(client.post(f"{url}/accept", headers=b),
+                                  client.post(f"{url}/accept", headers=c))
+        matched = [a.json()["match_id"] for a in answers if a.json().get("match_id")]
+        match = (await client.get(f"/api/v1/matches/{matched[0]}")).json() if matched else {}
+        return ([a.status_code for a in answers], match.get("status", "none"),
+                sum(1 for s in match.get("seats", []) if s["user"]))
+
+    async def run() -> list[tuple[list[int], str, int]]:
+        async with httpx.AsyncClient(base_url=server, timeout=30) as client:
+            return [await trial(client) for _ in range(TRIALS)]
+
+    for statuses, status, taken in run_async(run):
+        assert statuses == [200, 200]
+        assert (status, taken) == ("active", 3), "the last acceptance starts the match"
+
+
+def test_a_decline_racing_the_last_acceptance_leaves_one_outcome(server: str) -> None:
+    async def trial(client: httpx.AsyncClient) -> tuple[list[int], str, int]:
+        host, b, c, url = await _town_challenge(client)
+        await client.post(f"{url}/accept", headers=b)
+        answers = await _together(client.post(f"{url}/accept", headers=c),
+                                  client.post(f"{url}/decline", headers=b,
+                                              json={"reason": "later"}))
+        mine = (await client.get("/api/v1/me/matches", headers=host)).json()
+        return sorted(a.status_code for a in answers), answers[0].json().get("status", ""), \
+            len(mine)
+
+    async def run() -> list[tuple[list[int], str, int]]:
+        async with httpx.AsyncClient(base_url=server, timeout=30) as client:
+            return [await trial(client) for _ in range(TRIALS)]
+
+    for statuses, accepted, matches in run_async(run):
+        assert statuses == [200, 409], statuses
+        assert matches == (1 if accepted == "matched" else 0)
 
 
 def test_one_user_asking_for_two_seats_at_once_gets_one(server: str) -> None:

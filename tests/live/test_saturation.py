@@ -24,9 +24,10 @@ async def _flood(base: str, headers: dict[str, str], path: str) -> list[int | st
             try:
                 try:
                     response = await client.get(path)
-                except httpx.RemoteProtocolError:
+                except (httpx.RemoteProtocolError, httpx.ReadError):
                     # A kept-alive connection the server closed as idle just as it was reused
-                    # (uvicorn's keep-alive timeout, met on a loaded machine): send it again.
+                    # (uvicorn's keep-alive timeout, met on a loaded machine; httpcore reports
+                    # it as either, depending on when the close arrives): send it again.
                     response = await client.get(path)
             except httpx.TimeoutException:
                 return "timeout"

@@ -168,3 +168,21 @@ def test_lobby_socket_pushes_new_seeks_and_match_start(client: TestClient) -> No
         messages = [lobby.receive_json(), lobby.receive_json()]
     started = [m for m in messages if m["type"] == "match_started"]
     assert started and started[0]["match_id"] == accepted["match_id"]
+
+
+def test_quick_play_never_pairs_a_seeker_who_has_left(client: TestClient) -> None:
+    alice, bob = make_guest(client, "Alice"), make_guest(client, "Bob")
+    token = alice["Authorization"].split()[1]
+    with client.websocket_connect(f"/api/v1/lobby/ws?token={token}") as lobby:
+        assert lobby.receive_json()["type"] == "seeks"
+        waiting = client.post("/api/v1/quick-play", json={"game": "stairs"}, headers=alice).json()
+    # Alice closed her tab; her seek lives on for the grace period, but nobody is paired with it
+    alone = client.post("/api/v1/quick-play", json={"game": "stairs"}, headers=bob).json()
+    assert alone["status"] == "open" and alone["match_id"] is None
+    with client.websocket_connect(f"/api/v1/lobby/ws?token={token}") as lobby:
+        assert lobby.receive_json()["type"] == "seeks"
+        paired = client.post("/api/v1/quick-play", json={"game": "stairs"}, headers=bob).json()
+        assert paired["status"] == "matched", "back on the lobby, she is paired at once"
+    assert client.get(f"/api/v1/matches/{paired['match_id']}", headers=alice).json()["status"] \
+        == "active"
+    assert waiting["id"] != alone["id"]

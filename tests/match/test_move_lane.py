@@ -8,11 +8,14 @@ from typing import Any
 import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
+from prometheus_client import REGISTRY
+from sqlalchemy import exc as sa_exc
 
 from app.http import doors, ratelimit
 from app.http.inventory import find_route
 from app.match import move_lane
 from app.match.deps import match_service
+from app.match.service import MatchService
 from tests.accounts.test_api_tokens import make_account, make_token
 from tests.conftest import make_guest, start_match
 
@@ -83,6 +86,34 @@ def test_a_refused_move_is_the_routes_error(client: TestClient, lane_plays: list
     assert illegal.json()["message"] != english["message"], "the reason in the caller's language"
 
 
+def _database_away(*args: Any, **kwargs: Any) -> Any:
+    raise sa_exc.OperationalError("SELECT 1", {}, ConnectionRefusedError("connection refused"))
+
+
+def test_a_database_away_during_a_lane_move_is_the_apps_503(
+        client: TestClient, lane_plays: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lane leaves a database error to the app's handler: the 503 every route answers
+    (``database_unavailable`` with Retry-After), counted once in the metrics."""
+    alice, bob = make_guest(client, "Alice"), make_guest(client, "Bob")
+    match = start_match(client, alice, bob)
+    client.cookies.clear()
+    move = _move(client, match, alice)
+    before = _unavailable_count()
+    monkeypatch.setattr(MatchService, "play", _database_away)
+    away = client.post(f"/api/v1/matches/{match['id']}/moves", json=move, headers=alice)
+    assert lane_plays == [match["id"]]
+    assert (away.status_code, away.json()["code"]) == (503, "database_unavailable"), away.text
+    assert int(away.headers["retry-after"]) >= 1
+    assert _unavailable_count() == before + 1
+    monkeypatch.undo()
+    assert client.post(f"/api/v1/matches/{match['id']}/moves", json=move,
+                       headers=alice).status_code == 200
+
+
+def _unavailable_count() -> float:
+    return REGISTRY.get_sample_value("stepwell_database_unavailable_total") or 0.0
+
+
 @pytest.mark.parametrize("kind", ["no token", "unknown token", "cookie", "form body",
                                   "bad json", "schema", "anonymous"])
 def test_anything_else_goes_to_the_route(client: TestClient, lane_plays: list[str],
@@ -138,13 +169,15 @@ def test_the_lane_counts_the_routes_rate_limit(client: TestClient, lane_plays: l
     match = start_match(client, alice, bob)
     client.cookies.clear()
     counted: list[tuple[str, str]] = []
-    monkeypatch.setattr(ratelimit.RateLimiter, "check",
-                        lambda self, name, key: counted.append((name, key)) or 7.0)
+    over = ratelimit.Verdict(7.0, ratelimit.Quota(10, 0, 7, "10;w=1"))
+    monkeypatch.setattr(ratelimit.RateLimiter, "peek",
+                        lambda self, name, key: counted.append((name, key)) or over)
     answer = client.post(f"/api/v1/matches/{match['id']}/moves",
                          json=_move(client, match, alice), headers=alice)
     assert (answer.status_code, answer.json()["code"]) == (429, "rate_limited")
-    assert answer.headers["retry-after"] == "7"
-    assert [name for name, _ in counted] == ["moves"] and counted[0][1].startswith("t:")
+    assert answer.headers["retry-after"] == "7" and answer.headers["ratelimit-remaining"] == "0"
+    assert [name for name, _ in counted] == ["moves"]
+    assert counted[0][1].startswith("t:") and counted[0][1].endswith(f"/m:{match['id']}")
     assert lane_plays == [], "refused before playing"
 
 
@@ -154,7 +187,7 @@ def test_the_lane_does_what_the_route_depends_on(client: TestClient) -> None:
     assert isinstance(route, APIRoute)
     calls = [dep.call for dep in route.dependant.dependencies]
     names = [getattr(call, "__name__", "") for call in calls]
-    assert names == ["by_token", "door_play_signed_in", "match_service"]
+    assert names == ["per_match", "door_play_signed_in", "match_service"]
     assert getattr(calls[1], doors.SCOPE_ATTRIBUTE) == "play"
     assert calls[2] is match_service
     assert [p.name for p in route.dependant.body_params] == ["body"]

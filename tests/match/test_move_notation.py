@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import Game, registry
-from tests.conftest import make_guest
+from tests.conftest import start_table
 from tests.notation import edits, junk, mutate
 
 
@@ -28,16 +28,7 @@ def test_a_compact_or_spaced_stairs_move_is_played_and_recorded_canonically(
 
 def _start(client: TestClient, game: Game) -> tuple[str, list[dict[str, str]]]:
     """A started match of ``game`` at its minimum player count; the seats' headers in order."""
-    players = [make_guest(client, f"P{n}") for n in range(game.min_players)]
-    created = client.post("/api/v1/matches", json={"game": game.id, "seat": 0},
-                          headers=players[0])
-    assert created.status_code == 201, created.text
-    match_id = created.json()["id"]
-    for seat, headers in enumerate(players[1:], start=1):
-        joined = client.post(f"/api/v1/matches/{match_id}/join", json={"seat": seat},
-                             headers=headers)
-        assert joined.status_code == 200, joined.text
-    return match_id, players
+    return start_table(client, game.id, game.min_players)
 
 
 @pytest.mark.parametrize("game", registry.all_games(), ids=lambda game: game.id)

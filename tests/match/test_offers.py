@@ -118,6 +118,46 @@ def test_rematch_swaps_the_seats(client: TestClient, alice: dict[str, str],
     assert [s["user"]["name"] for s in rematch["seats"]] == ["Bob", "Alice"]
 
 
+def test_a_rematch_waits_for_the_player_who_resigned(client: TestClient, alice: dict[str, str],
+                                                     bob: dict[str, str]) -> None:
+    """Every seated player agrees to a rematch, the one who resigned included: the winner's offer
+    alone starts nothing, and the resigner's accept then starts it."""
+    match = start_match(client, alice, bob, seat=0)
+    client.post(f"/api/v1/matches/{match['id']}/resign", headers=bob).raise_for_status()
+    offered = client.post(f"/api/v1/matches/{match['id']}/offers/rematch", headers=alice).json()
+    assert offered["offers"] == {"rematch": [0]}
+    accepted = client.post(f"/api/v1/matches/{match['id']}/offers/rematch/accept", headers=bob)
+    assert accepted.status_code == 200, accepted.text
+    rematch = client.get(f"/api/v1/matches/{accepted.json()['offers']['rematch_match']}",
+                         headers=bob).json()
+    assert [s["user"]["name"] for s in rematch["seats"]] == ["Bob", "Alice"]
+
+
+def test_a_town_rematch_needs_every_seat(client: TestClient) -> None:
+    people = [make_guest(client, f"P{i}") for i in range(3)]
+    match = client.post("/api/v1/matches", json={"game": "town", "players": 3, "seat": 0},
+                        headers=people[0]).json()
+    for person in people[1:]:
+        client.post(f"/api/v1/matches/{match['id']}/join", headers=person).raise_for_status()
+    client.post(f"/api/v1/matches/{match['id']}/resign", headers=people[1]).raise_for_status()
+    client.post(f"/api/v1/matches/{match['id']}/resign", headers=people[2]).raise_for_status()
+    for person in people[:2]:
+        pending = client.post(f"/api/v1/matches/{match['id']}/offers/rematch", headers=person).json()
+        assert "rematch_match" not in pending["offers"]
+    done = client.post(f"/api/v1/matches/{match['id']}/offers/rematch/accept", headers=people[2])
+    assert done.status_code == 200 and done.json()["offers"]["rematch_match"]
+
+
+def test_a_built_in_bot_agrees_to_a_rematch(client: TestClient) -> None:
+    light = make_guest(client, "Light")
+    match = client.post("/api/v1/matches", json={"game": "stairs", "seat": 0, "bot": "easy"},
+                        headers=light).json()
+    client.post(f"/api/v1/matches/{match['id']}/resign", headers=light).raise_for_status()
+    done = client.post(f"/api/v1/matches/{match['id']}/offers/rematch", headers=light).json()
+    rematch = client.get(f"/api/v1/matches/{done['offers']['rematch_match']}", headers=light).json()
+    assert rematch["your_seat"] == 1 and rematch["seats"][0]["user"]["kind"] == "bot"
+
+
 CLAIM_AFTER = 10.0
 """The claim delay these tests set, well under the 60 s first-move limit."""
 

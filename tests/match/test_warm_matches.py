@@ -13,6 +13,7 @@ from app.kernel.settings import Settings
 from app.kernel.timesource import FakeClock, use
 from app.main import create_app
 from app.match import store
+from app.match.records import MatchRow
 from app.match.warm import WarmMatches
 from tests.conftest import make_guest, start_match
 
@@ -23,7 +24,7 @@ def _warm(client: TestClient) -> WarmMatches:
     return client.app.state.warm_matches  # type: ignore[attr-defined,no-any-return]
 
 
-def _fresh_row(client: TestClient, match_id: str) -> store.MatchRow:
+def _fresh_row(client: TestClient, match_id: str) -> MatchRow:
     with client.app.state.session_factory() as session:  # type: ignore[attr-defined]
         return store.read(session, match_id)
 

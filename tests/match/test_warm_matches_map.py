@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
-from app.match.store import MatchRow
+from app.match.records import MatchRow
 from app.match.warm import WarmMatch, WarmMatches
 from games import registry
 

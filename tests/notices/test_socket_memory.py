@@ -12,11 +12,16 @@ import asyncio
 import contextlib
 import gc
 import json
+import operator
 import socket
+from collections import Counter
 from collections.abc import AsyncIterator
+from functools import partial
+from itertools import compress
 from typing import Any
 
 import httpx
+import pytest
 import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -44,8 +49,13 @@ def _every_object() -> list[object]:
     return gc.get_objects()
 
 
-def _alive(kind: type) -> int:
-    return sum(1 for thing in _every_object() if issubclass(type(thing), kind))  # not a proxy
+def _alive(*kinds: type) -> list[int]:
+    """How many objects of each of ``kinds`` (or their subclasses) are alive, in one walk: the
+    heap of a pytest process that collected the whole suite holds millions of objects, so the
+    objects are counted by exact type in C and only the types are compared here."""
+    by_type = Counter(map(type, _every_object()))  # type(), not __class__: not a proxy
+    return [sum(count for exact, count in by_type.items() if issubclass(exact, kind))
+            for kind in kinds]
 
 
 async def _state_at(ws: ClientConnection, ply: int, status: str | None = None) -> dict[str, Any]:
@@ -80,6 +90,7 @@ async def _until(check: Any, seconds: float = 10.0) -> None:
         await asyncio.sleep(0.05)
 
 
+@pytest.mark.own_process
 def test_closing_every_socket_leaves_no_structure_behind(database_url: str) -> None:
     app = create_app(Settings(database_url=database_url, secret_key="test-secret",
                               background_jobs="off", bots_enabled=False))
@@ -124,7 +135,7 @@ def test_closing_every_socket_leaves_no_structure_behind(database_url: str) -> N
             assert state.presence.tracked_matches() == 2
             assert state.presence.spectator_counts() == {first: SPECTATORS, other: 3}
             assert state.bus.subscriber_count() > channels and len(shared_matches(state)) > 0
-            assert _alive(SocketFeed) == len(sockets) == SPECTATORS + 5
+            assert _alive(SocketFeed) == [len(sockets)] == [SPECTATORS + 5]
 
             for ws in sockets:
                 await ws.close()
@@ -136,7 +147,7 @@ def test_closing_every_socket_leaves_no_structure_behind(database_url: str) -> N
             assert state.presence.spectator_counts() == {}
             assert not any(state.presence.is_online(g["user"]["id"]) for g in guests)
             assert state.bus.subscriber_count() == channels  # every channel left
-            assert _alive(SocketFeed) == 0 and _alive(MatchFeed) == 0
+            assert _alive(SocketFeed, MatchFeed) == [0, 0]
             assert len(shared_matches(state)) == 0  # no connection shows a record any more
             assert len(asyncio.all_tasks()) <= tasks  # no forwarding task left running
             del waiting
@@ -145,11 +156,14 @@ def test_closing_every_socket_leaves_no_structure_behind(database_url: str) -> N
 
 
 def _state_messages_alive() -> int:
-    """Built ``state`` messages (dicts with a view) the process still holds."""
-    return sum(1 for thing in _every_object()
-               if type(thing) is dict and thing.get("type") == "state" and "view" in thing)
+    """Built ``state`` messages (dicts with a view) the process still holds (the dicts picked
+    out in C first, as in :func:`_alive`)."""
+    every = _every_object()
+    dicts = compress(every, map(partial(operator.is_, dict), map(type, every)))
+    return sum(1 for thing in dicts if thing.get("type") == "state" and "view" in thing)
 
 
+@pytest.mark.own_process
 def test_state_messages_of_past_versions_are_not_kept(database_url: str) -> None:
     """Sockets showing a match keep no built message of versions they have moved past: a cache of
     every (match, version, seat) message, views included, grew by hundreds of thousands of
@@ -187,6 +201,7 @@ def test_state_messages_of_past_versions_are_not_kept(database_url: str) -> None
             assert played >= 10, "the test needs a game of some length"
             del states  # this test's own copies, decoded from the sockets
             # Three seats' forms (two players, spectators) of the version shown, at most.
-            assert _state_messages_alive() <= 3, f"{_state_messages_alive()} after {played}"
+            alive = _state_messages_alive()
+            assert alive <= 3, f"{alive} after {played}"
 
     run_async(scenario)

@@ -8,8 +8,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import exc as sa_exc
 from starlette.websockets import WebSocketDisconnect
 
+from app.match.service import MatchService
 from tests.conftest import make_guest, start_match
 from tests.notices.test_match_socket import next_state
 
@@ -71,6 +73,31 @@ def test_socket_moves_get_the_same_guards_as_rest(client: TestClient) -> None:
         light.send_json({"type": "move", "move": legal[0], "ply": 0, "id": 7})
         assert _reply(light)["code"] == "stale_ply", "a duplicate is refused and changes nothing"
     assert len(client.get(f"/api/v1/matches/{match['id']}/moves").json()) == 1
+
+
+def test_a_move_while_the_database_is_away_is_a_busy_error_with_retry_after(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The socket's 503: the move is refused with ``database_unavailable`` and when to retry
+    (as the REST answer's Retry-After), and the socket stays open for the retry."""
+    alice, bob = make_guest(client, "Alice"), make_guest(client, "Bob")
+    match = start_match(client, alice, bob)
+    url = f"/api/v1/matches/{match['id']}/ws"
+
+    def database_away(*args: Any, **kwargs: Any) -> Any:
+        raise sa_exc.OperationalError("SELECT 1", {}, ConnectionRefusedError("refused"))
+
+    with client.websocket_connect(f"{url}?token={_token(alice)}") as light:
+        move = next_state(light)["legal_moves"][0]
+        monkeypatch.setattr(MatchService, "play", database_away)
+        light.send_json({"type": "move", "move": move, "ply": 0, "id": "m1"})
+        refused = _reply(light)
+        assert (refused["type"], refused["code"], refused["id"]) == (
+            "error", "database_unavailable", "m1")
+        assert refused["retry_after"] >= 1
+        monkeypatch.undo()
+        light.send_json({"type": "move", "move": move, "ply": 0, "id": "m2"})
+        acked = _reply(light)
+        assert (acked["type"], acked["id"], acked["ply"]) == ("ack", "m2", 1)
 
 
 def test_a_cookie_socket_from_a_foreign_page_is_refused(client: TestClient) -> None:

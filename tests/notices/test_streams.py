@@ -31,6 +31,7 @@ def test_challenge_start_and_finish_reach_the_event_stream(base: str) -> None:
     events = StreamReader(f"{base}/api/v1/stream/event", bob)
     try:
         assert events.status == 200 and events.content_type.startswith("application/x-ndjson")
+        assert events.content_encoding is None  # httpx accepts gzip; a live stream is never held in it
         challenge = httpx.post(f"{base}/api/v1/challenges", headers=alice,
                                json={"user": "bob1", "game": "stairs"}).json()
         got = events.next_of("challenge")
@@ -237,17 +238,152 @@ def test_seek_and_rematch_starts_reach_the_event_stream(base: str) -> None:
         events.close()
 
 
-def test_a_cancelled_challenge_reaches_the_challenged(base: str) -> None:
-    alice, bob = account(base, "alice5"), account(base, "bob5")
+@pytest.mark.parametrize("how", ["challenge endpoint", "seek endpoint"])
+def test_a_cancelled_challenge_reaches_the_challenged(base: str, how: str) -> None:
+    suffix = "5" if how == "seek endpoint" else "8"
+    alice, bob = account(base, f"alice{suffix}"), account(base, f"bob{suffix}")
     events = StreamReader(f"{base}/api/v1/stream/event", bob)
     try:
         challenge = httpx.post(f"{base}/api/v1/challenges", headers=alice,
-                               json={"user": "bob5", "game": "sight"}).json()
+                               json={"user": f"bob{suffix}", "game": "sight"}).json()
         assert events.next_of("challenge")["challenge"]["id"] == challenge["id"]
-        assert httpx.delete(f"{base}/api/v1/seeks/{challenge['id']}",
-                            headers=alice).status_code == 200
+        cancel = (httpx.delete(f"{base}/api/v1/seeks/{challenge['id']}", headers=alice)
+                  if how == "seek endpoint" else
+                  httpx.post(f"{base}/api/v1/challenges/{challenge['id']}/cancel", headers=alice))
+        assert cancel.status_code == 200, cancel.text
         cancelled = events.next_of("challengeCanceled")
-        assert cancelled["challenge"]["id"] == challenge["id"]
+        assert cancelled["challenge"]["id"] == challenge["id"] and cancelled["direction"] == "in"
         assert cancelled["challenge"]["status"] == "cancelled"
     finally:
         events.close()
+
+
+def test_game_full_and_game_state_carry_every_move(base: str) -> None:
+    """``moves`` follows the game through one move, a takeback, and a change that made two
+    moves at once (a conditional reply, played in the same commit)."""
+    from games import registry
+
+    alice, bob = guest(base, "Alice"), guest(base, "Bob")
+    created = httpx.post(f"{base}/api/v1/matches", headers=alice, json={
+        "game": "stairs", "seat": 0, "time_control": {"kind": "correspondence", "days": 3}}).json()
+    match_id = created["id"]
+    httpx.post(f"{base}/api/v1/matches/{match_id}/join", headers=bob)
+    players = (alice, bob)
+    played: list[str] = []
+
+    def play() -> str:
+        state = httpx.get(f"{base}/api/v1/matches/{match_id}", headers=alice).json()
+        move = httpx.get(f"{base}/api/v1/matches/{match_id}",
+                         headers=players[state["to_move"]]).json()["legal_moves"][0]
+        answer = httpx.post(f"{base}/api/v1/matches/{match_id}/moves",
+                            headers=players[state["to_move"]],
+                            json={"move": move, "ply": state["ply"]})
+        assert answer.status_code == 200, answer.text
+        played.append(move)
+        return move
+
+    play()
+    stream = StreamReader(f"{base}/api/v1/matches/{match_id}/stream", alice)
+    try:
+        assert stream.next_of("gameFull")["moves"] == played
+        play()
+        assert stream.next_of("gameState")["moves"] == played
+        assert httpx.post(f"{base}/api/v1/matches/{match_id}/offers/takeback",
+                          headers=bob).status_code == 200
+        assert httpx.post(f"{base}/api/v1/matches/{match_id}/offers/takeback/accept",
+                          headers=alice).status_code == 200
+        played.pop()
+        taken_back = stream.next_of("gameState")
+        while taken_back["ply"] != len(played):
+            taken_back = stream.next_of("gameState")
+        assert taken_back["moves"] == played
+        state = registry.get("stairs").new_state(2)
+        for move in played:
+            state = state.play(move)
+        theirs = state.legal_moves()[0]
+        reply = state.play(theirs).legal_moves()[0]
+        lines = httpx.put(f"{base}/api/v1/matches/{match_id}/conditional", headers=alice,
+                          json={"ply": len(played), "lines": [[theirs, reply]]})
+        assert lines.status_code == 200, lines.text
+        answer = httpx.post(f"{base}/api/v1/matches/{match_id}/moves", headers=bob,
+                            json={"move": theirs, "ply": len(played)})
+        assert answer.status_code == 200 and answer.json()["ply"] == len(played) + 2
+        both = stream.next_of("gameState")
+        assert both["ply"] == len(played) + 2
+        assert both["moves"] == [*played, theirs, reply]
+    finally:
+        stream.close()
+
+
+def test_a_town_challenge_reaches_everyone_and_starts_on_their_streams(base: str) -> None:
+    """The creator hears of a challenge as sent (`out`), each invited player as an invitation
+    (`in`); each accepts from their own stream, and the last acceptance starts the match."""
+    people = {name: account(base, name) for name in ("aiko6", "ben6", "chie6")}
+    streams = {name: StreamReader(f"{base}/api/v1/stream/event", headers)
+               for name, headers in people.items()}
+    try:
+        sent = httpx.post(f"{base}/api/v1/challenges", headers=people["aiko6"],
+                          json={"users": ["ben6", "chie6"], "game": "town"}).json()
+        assert streams["aiko6"].next_of("challenge")["direction"] == "out"
+        for name in ("ben6", "chie6"):
+            event = streams[name].next_of("challenge")
+            assert event["direction"] == "in" and event["challenge"]["id"] == sent["id"]
+            assert event["challenge"]["seats"] == 3
+            accepted = httpx.post(f"{base}/api/v1/challenges/{sent['id']}/accept",
+                                  headers=people[name])
+            assert accepted.status_code == 200, accepted.text
+        starts = {name: stream.next_of("gameStart")["game"] for name, stream in streams.items()}
+        assert len({game["id"] for game in starts.values()}) == 1
+        assert sorted(game["your_seat"] for game in starts.values()) == [0, 1, 2]
+    finally:
+        for stream in streams.values():
+            stream.close()
+
+
+def test_a_decline_with_its_reason_reaches_the_creator_and_the_other_invitee(base: str) -> None:
+    people = {name: account(base, name) for name in ("aiko7", "ben7", "chie7")}
+    streams = {name: StreamReader(f"{base}/api/v1/stream/event", people[name])
+               for name in ("aiko7", "ben7")}
+    try:
+        sent = httpx.post(f"{base}/api/v1/challenges", headers=people["aiko7"],
+                          json={"users": ["ben7", "chie7"], "game": "town"}).json()
+        httpx.post(f"{base}/api/v1/challenges/{sent['id']}/decline", headers=people["chie7"],
+                   json={"reason": "later"}).raise_for_status()
+        for name, direction in (("aiko7", "out"), ("ben7", "in")):
+            declined = streams[name].next_of("challengeDeclined")
+            assert declined["direction"] == direction
+            assert declined["challenge"]["id"] == sent["id"]
+            assert declined["challenge"]["decline_reason"] == "later"
+            assert declined["challenge"]["declined_by"]["name"] == "chie7"
+    finally:
+        for stream in streams.values():
+            stream.close()
+
+
+def test_a_bots_quick_play_waits_while_its_event_stream_is_open(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A program following only its event stream counts as present: its quick-play wait
+    outlives the grace period (a program without a stream loses its own meanwhile), and a
+    player arriving later is paired with it."""
+    with live_server(tmp_path_factory.mktemp("presence"), STEPWELL_BOTS_ENABLED="false",
+                     STEPWELL_SEEK_GRACE_SECONDS="0.5") as short:
+        bot, absent = account(short, "stepper9"), account(short, "absent9")
+        assert httpx.post(f"{short}/api/v1/bot/upgrade", headers=bot).status_code == 200
+        events = StreamReader(f"{short}/api/v1/stream/event", bot)
+        try:
+            waiting = httpx.post(f"{short}/api/v1/quick-play", headers=bot, json={"game": "sight"})
+            assert waiting.status_code == 200 and waiting.json()["status"] == "open", waiting.text
+            gone = httpx.post(f"{short}/api/v1/quick-play", headers=absent,
+                              json={"game": "stairs"}).json()
+
+            def open_ids() -> set[str]:
+                return {seek["id"] for seek in httpx.get(f"{short}/api/v1/seeks").json()}
+
+            wait_for(lambda: gone["id"] not in open_ids(), seconds=20)
+            assert waiting.json()["id"] in open_ids()
+            paired = httpx.post(f"{short}/api/v1/quick-play", headers=account(short, "hana9"),
+                                json={"game": "sight"}).json()
+            assert paired["status"] == "matched"
+            assert events.next_of("gameStart")["game"]["id"] == paired["match_id"]
+        finally:
+            events.close()

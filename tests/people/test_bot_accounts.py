@@ -96,10 +96,14 @@ def test_a_bot_plays_a_rated_challenge_and_gets_a_rating(client: TestClient) -> 
     assert ratings["sight"]["games"] == 1 and ratings["sight"]["mu"] > 25
 
 
-def test_a_bot_cannot_join_quick_play(client: TestClient) -> None:
-    response = client.post("/api/v1/quick-play", headers=make_bot(client, "stepper"),
-                           json={"game": "stairs"})
-    assert response.status_code == 403 and response.json()["code"] == "bots_no_quick_play"
+def test_a_bot_plays_rated_quick_play(client: TestClient) -> None:
+    bot, human = make_bot(client, "stepper"), make_account(client, "hana")
+    waiting = client.post("/api/v1/quick-play", headers=bot, json={"game": "stairs"})
+    assert waiting.status_code == 200 and waiting.json()["status"] == "open", waiting.text
+    paired = client.post("/api/v1/quick-play", headers=human, json={"game": "stairs"}).json()
+    assert paired["status"] == "matched"
+    match = client.get(f"/api/v1/matches/{paired['match_id']}", headers=bot).json()
+    assert match["rated"] is True and match["your_seat"] in (0, 1)
 
 
 def test_a_built_in_bot_accepts_a_challenge_at_once(client: TestClient) -> None:

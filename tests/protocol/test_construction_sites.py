@@ -15,10 +15,18 @@ BUS_ENVELOPES = {
     ("analysis/routes.py", "requested"), ("realtime/redis_bus.py", "RESYNC"),
     ("db/one_hop.py", "http.response.start"), ("db/one_hop.py", "http.response.body"),
     ("match/move_lane.py", "http.response.start"), ("match/move_lane.py", "http.response.body"),
+    ("site/pwa.py", "image/png"), ("http/paging.py", "string"),
+    ("http/cors.py", "http.response.start"), ("http/cors.py", "http.response.body"),
 }
 """Dicts with a ``type`` that are not client messages: the bus's own envelopes between the
 server's processes (a match's record or public change, the identity caches' announcements, the
-analysis queue's wake-up) and ASGI events."""
+analysis queue's wake-up), ASGI events, the web app manifest's icons (a MIME type) and the
+OpenAPI schema of the paged answers' ``Link`` header."""
+
+SCHEMA_TYPES = {"string", "integer", "number", "boolean", "object", "array", "null", "http",
+                "apiKey", "oauth2"}
+"""Dicts whose ``type`` is a JSON Schema type or an OpenAPI security scheme's: pieces of the
+OpenAPI document (app/http/openapi.py, the games' part, bodies with alternatives), no message."""
 
 BUILDERS = {"model_validate", "model_construct"}
 
@@ -41,7 +49,8 @@ def _hand_written_messages(tree: ast.AST, name: str) -> list[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Dict) and id(node) not in handed:
             kind = _type_of(node)
-            if kind is not None and (name, kind) not in BUS_ENVELOPES:
+            if kind is not None and (name, kind) not in BUS_ENVELOPES \
+                    and kind not in SCHEMA_TYPES:
                 found.append(f"{name}:{node.lineno} {kind}")
     return found
 

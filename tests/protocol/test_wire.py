@@ -14,6 +14,7 @@ import orjson
 import pytest
 from fastapi.testclient import TestClient
 
+from app.accounts.moderators import set_moderator
 from app.analysis.service import event as analysis_event
 from app.chat.feed import visible_line
 from app.http.live_connections import ended_message
@@ -30,7 +31,7 @@ from app.match.payloads import change_messages, seat_message, view_of
 from app.match.records import MatchRecord
 from app.match.service import MatchService
 from app.notices.live_socket import live_message
-from app.notices.stream_events import AccountGames, MatchFollower, personal_event
+from app.notices.stream_events import AccountGames, FollowedGames, MatchFollower, personal_event
 from app.protocol import messages as m
 from app.protocol.catalog import (
     ENTRIES,
@@ -117,8 +118,17 @@ def _drive(client: TestClient, published: list[tuple[str, dict[str, Any]]]) -> B
     with client.websocket_connect(f"/api/v1/matches/nosuch/ws?token={_token(alice)}") as refused:
         add(MATCH_SOCKET, Wire(refused.receive_text()))
     add(MATCH_SOCKET, ended_message("revoked"), PONG)
-    assert client.post(f"{url}/chat", headers=bob, json={"room": "players", "text": "gl"}
-                       ).status_code == 201
+    said = client.post(f"{url}/chat", headers=bob, json={"room": "players", "text": "gl"})
+    assert said.status_code == 201
+    moderator = client.post("/api/v1/accounts", json={"username": "wiremod",
+                                                      "password": "long enough"}).json()
+    with client.app.state.session_factory() as session:  # type: ignore[attr-defined]
+        set_moderator(session, "wiremod")
+    as_moderator = {"Authorization": f"Bearer {moderator['token']}"}
+    assert client.post(f"/api/v1/moderation/chat/{said.json()['id']}/hide", headers=as_moderator,
+                       json={"reason": "test"}).status_code == 200
+    assert client.post(f"/api/v1/moderation/users/{bob_id}/mute", headers=as_moderator,
+                       json={"reason": "test", "minutes": 5}).status_code == 200
     assert client.post(f"{url}/offers/end", headers=bob).status_code == 200
     assert client.post(f"{url}/resign", headers=alice).status_code == 200
 
@@ -137,7 +147,7 @@ def _drive(client: TestClient, published: list[tuple[str, dict[str, Any]]]) -> B
         {"match_id": match["id"], "status": "running", "progress": 3, "total": 9}),
         m.AnalysisMessage))
     for _channel, message in published:
-        if message.get("type") == "chatLine":
+        if message.get("type") in ("chatLine", "chatHidden"):
             line = visible_line(message, first, bob_id)
             assert line is not None and visible_line(message, first, None) is None
             add(MATCH_SOCKET, line)
@@ -154,6 +164,12 @@ def _drive(client: TestClient, published: list[tuple[str, dict[str, Any]]]) -> B
     games = AccountGames(alice_id, "2000-01-01T00:00:00Z")
     for record in records:
         add(EVENT_STREAM, *games.events_for(record))
+    fan = FollowedGames(alice_id + bob_id + 1000, "2000-01-01T00:00:00", {alice_id})
+    for record in records:
+        for followee in fan.candidates(record):
+            started = fan.event(record, followee)
+            if started is not None:
+                add(EVENT_STREAM, started)
     watcher = SimpleNamespace(app=client.app)
     add(LIVE_SOCKET, asyncio.run(live_message(watcher, records[1])))  # type: ignore[arg-type]
 
@@ -176,9 +192,13 @@ def _drive(client: TestClient, published: list[tuple[str, dict[str, Any]]]) -> B
             add(LOBBY_SOCKET, _seeks_for(message, alice_id), _seeks_for(message, None))
         elif channel.startswith("user:") and kind in personal:
             add(LOBBY_SOCKET, forwarded(message, personal[kind]))
-            event = personal_event(message)
+            event = personal_event(message, int(channel.split(":")[1]))
             if event is not None:
                 add(EVENT_STREAM, event)
+        elif channel.startswith("user:") and kind == "moderation":
+            found = personal_event(message, int(channel.split(":")[1]))
+            assert found is not None
+            add(EVENT_STREAM, found)
     client.post(f"/api/v1/challenges/{third['id']}/accept", headers=bob)
     for _channel, message in published:
         if message.get("type") == "match_started":

@@ -48,3 +48,13 @@ def test_a_player_who_left_is_away_and_one_who_is_connected_is_not() -> None:
         await presence.aclose()
 
     run_async(scenario)  # a fresh loop in its own thread (see tests/live/server.py)
+
+
+def test_online_users_are_those_with_a_connection_open() -> None:
+    presence = Presence(30.0)
+    first = presence.connect(1)
+    presence.connect(2, "m1", 0)
+    assert presence.online_users([1, 2, 3]) == {1, 2}
+    presence.disconnect(first)
+    assert presence.online_users([1, 2, 3]) == {2}
+    assert asyncio.run(presence.online_users_async([1, 2])) == {2}

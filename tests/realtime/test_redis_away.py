@@ -68,6 +68,53 @@ def test_a_channel_joined_while_redis_is_away_is_subscribed_when_it_is_back(
     asyncio.run(scenario())
 
 
+async def _heard(url: str, channel: str, inbox: asyncio.Queue[dict[str, Any]]) -> None:
+    """Publish on ``channel`` from another client until ``inbox`` gets the message."""
+    publisher = aioredis.Redis.from_url(url)
+    heard: list[dict[str, Any]] = []
+
+    async def delivered() -> bool:
+        await publisher.publish(channel, b"x|" + json.dumps({"n": 1}).encode())
+        await asyncio.sleep(0.05)
+        while not inbox.empty():
+            heard.append(inbox.get_nowait())
+        return any(item.get("n") == 1 for item in heard)
+
+    try:
+        await _until(delivered)
+    finally:
+        await publisher.aclose()
+
+
+def test_the_subscriptions_made_on_each_heal_are_forgotten_once_done(
+        own_redis: OwnRedis) -> None:
+    """Every heal with channels joined meanwhile starts a task to subscribe them; a long-lived
+    instance through many Redis outages must not keep one per outage."""
+    async def scenario() -> None:
+        bus = RedisBus(own_redis.url, prefix="heals:")
+        bus.bind_loop(asyncio.get_running_loop())
+        lifecycle = list(bus._tasks)
+
+        async def settled() -> bool:
+            return not bus._resubscribing
+
+        try:
+            await bus.join("warm", asyncio.Queue(100))
+            for outage in range(3):
+                own_redis.stop()
+                await asyncio.sleep(1.5)  # the reader has seen the connection go
+                inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue(100)
+                await asyncio.wait_for(bus.join(f"match:{outage}", inbox), 10)
+                own_redis.start()
+                await _heard(own_redis.url, f"heals:match:{outage}", inbox)
+                await _until(settled)
+            assert bus._tasks == lifecycle, "only the reader and the publisher stay"
+        finally:
+            await bus.aclose()
+
+    asyncio.run(scenario())
+
+
 def test_claim_asks_presence_while_redis_is_away_and_is_told_to_retry(
         own_redis: OwnRedis) -> None:
     async def scenario() -> None:

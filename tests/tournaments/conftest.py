@@ -15,13 +15,13 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.db.models import Match, User
 from app.db.session import make_engine, make_session_factory
 from app.kernel.identity import Identity
-from app.match.service import MatchService
 from app.tournaments.models import TournamentGame
 from app.tournaments.scheduler import advance_all
 from app.tournaments.service import TournamentService
-from games import registry
 from games.bots import choose_move
 from tests.databases import sqlite_database
+from tests.playing import play_out as play_to_end
+from tests.playing import random_moves
 
 
 @pytest.fixture
@@ -89,22 +89,9 @@ def tournament_matches(factory: sessionmaker[Session], tournament_id: str,
 def play_out(factory: sessionmaker[Session], match_id: str, events: Events,
              level: str | None = "easy", max_plies: int = 2000) -> None:
     """Plays the match to its end: the bot engine at ``level`` for each seat (None: random)."""
-    rng = random.Random(match_id)
-    with factory() as session:
-        service = MatchService(session, events.record)
-        for _ in range(max_plies):
-            record = service.get(match_id)
-            if record.status != "active":
-                return
-            state = registry.get(record.game).from_json(record.snapshot)
-            seat = state.to_move
-            assert seat is not None
-            move = (choose_move(state, seat, level, record.ply) if level
-                    else rng.choice(state.legal_moves()))
-            user = record.seats[seat]
-            service.play(match_id, Identity(id=user.user_id or 0, name="x", kind="bot"), move,
-                         record.ply, seat=seat)
-    raise AssertionError(f"{match_id} did not end")
+    choose = ((lambda state, seat, ply: choose_move(state, seat, level, ply)) if level
+              else random_moves(match_id))
+    play_to_end(factory, match_id, choose, events.record, max_plies)
 
 
 def advance(factory: sessionmaker[Session], events: Events) -> int:

@@ -49,6 +49,25 @@ def test_accounts_create_and_players_join_and_withdraw(base: str) -> None:
     assert httpx.post(f"{url}/withdraw", headers=player).json()["code"] == "not_joined"
 
 
+def test_two_bots_of_one_level_are_two_players_and_a_human_enters_once(base: str) -> None:
+    host = account(base, "host7")
+    tournament = create(base, host, starts_at="2099-01-01T10:00:00Z").json()
+    url = f"{base}/api/v1/tournaments/{tournament['id']}"
+    for _ in range(3):
+        added = httpx.post(f"{url}/bots", headers=host, json={"level": "easy"})
+        assert added.status_code == 200, added.text
+    standings = added.json()["standings"]
+    bots = [row["user"] for row in standings if row["user"]["kind"] == "bot"]
+    assert len(bots) == 3 and len({bot["id"] for bot in bots}) == 3, bots
+    assert sorted(bot["name"] for bot in bots) == ["Bot (easy)", "Bot 2 (easy)", "Bot 3 (easy)"]
+    assert httpx.post(f"{url}/join", headers=host).status_code == 200
+    twice = httpx.post(f"{url}/join", headers=host)
+    assert twice.status_code == 409 and twice.json()["code"] == "already_joined"
+    assert added.json()["players"] == 3
+    listed = httpx.get(f"{base}/api/v1/bots").json()
+    assert "Bot 2 (easy)" not in [bot["name"] for bot in listed], "copies play tournaments only"
+
+
 NAMES = itertools.count()
 REALTIME = {"kind": "realtime", "minutes": 1, "increment": 0}
 

@@ -137,13 +137,11 @@ def test_first_round_folds_the_field_by_rating() -> None:
         frozenset(p) for p in ((1, 5), (2, 6), (3, 7), (4, 8))}
 
 
-def test_a_256_player_round_pairs_quickly() -> None:
-    import time
+def test_a_256_player_round_pairs_everyone() -> None:
+    # Its time is measured by bench/tournaments.py, not here.
     records, _, _ = simulate(256, 4, 7)
-    started = time.process_time()  # CPU time: the shared machine's load does not count
     boards = pair_swiss(swiss_players(records.values()))
-    assert time.process_time() - started < 1.0
-    assert len(boards) == 128
+    assert len(boards) == 128 and all(b.black is not None for b in boards)
 
 
 def test_buchholz_and_sonneborn_berger() -> None:

@@ -8,7 +8,8 @@
 // "clickable", data-pending on forced targets; [data-hand], [data-tops], [data-view-toggle],
 // .scalas-last on the last placed cube, button[data-move="pass"], root data-view="iso"|"flat".
 import {
-  buttonMoves, cellName, clearer, el, focusGrid, isMyTurn, moveAnnouncer, moveButtons, movePhrase, myMoves, N_, svg, t,
+  buttonMoves, cellName, clearer, el, focusGrid, isMyTurn, moveAnnouncer, moveButtons, movePhrase, myMoves, N_, stackKeyHelp,
+  stackReading, svg, t,
 } from "/static/js/kit/index.js";
 
 import { SWATCH } from "./cubes.js";
@@ -25,12 +26,19 @@ const TURN_KEY = "stepwell.scalas.turn";
 const PHONE = "(max-width: 600px)"; // phones start in the flat view (the 3D one is small there)
 const CUBE_WORDS = { red: N_("red"), blue: N_("blue") };
 const STATE_WORDS = { legal: N_("place here"), forced: N_("forced placement"), last: N_("last move"), placed: N_("{square}, height {h}") };
+const PLACE_WORDS = { cube: N_("a cube on {square}"), pass: N_("Pass") };
 
 
 /** A placement in words, from the position after it: "c3, height 2". */
 function describe(move, payload) {
   const square = payload.view?.squares?.find((s) => s.name === move);
   return square ? t(STATE_WORDS.placed, { square: move, h: square.height }) : movePhrase(move);
+}
+
+/** A move in words, for the move preview's title (kit/boards.js): "a cube on c3", "Pass".
+ * @param {string} move */
+export function describeMove(move) {
+  return move === "pass" ? t(PLACE_WORDS.pass) : t(PLACE_WORDS.cube, { square: move });
 }
 
 /** "c3, red, height 2, place here": the square, its top cube, height and what a tap does. */
@@ -55,10 +63,13 @@ export function seatInfo(match, seat) {
 const remembered = (key, read) => { try { return read(localStorage.getItem(key)); } catch { return read(null); } };
 const remember = (key, value) => { try { localStorage.setItem(key, String(value)); } catch { /* private mode */ } };
 
-/** What each square needs drawn: legal (clickable) squares, forced counts, the last placement. */
+/** What each square needs drawn: legal (clickable) squares, forced counts, the last placement.
+ * A move's preview (static/js/preview.js) keeps its square tappable, so that tapping the same spot
+ * again reaches it even where the new cube now stands higher. */
 function marks(match, mine) {
   const view = match.view;
-  const legal = new Set(mine ? Object.keys(view.clicks ?? {}) : []);
+  const previewed = view.squares.some((s) => s.name === match.preview?.move) ? [match.preview.move] : [];
+  const legal = new Set(mine ? Object.keys(view.clicks ?? {}) : previewed);
   const pending = {};
   if (match.status === "active") for (const name of view.pending ?? []) pending[name] = (pending[name] ?? 0) + 1;
   const last = view.last_marks?.[0] ?? null; // the square of the last placement
@@ -75,7 +86,8 @@ function decorator(match, info, play) {
     if (count) { group.classList.add("target"); group.dataset.pending = count; }
     if (info.legal.has(square.name)) {
       group.classList.add(count ? "forced" : "legal", "clickable");
-      group.addEventListener("click", (event) => { event.stopPropagation(); play(match.view.clicks[square.name]); });
+      const move = match.view.clicks?.[square.name];
+      if (move) group.addEventListener("click", (event) => { event.stopPropagation(); play(move); });
     }
     group.setAttribute("aria-label", squareName(square, match, info));
     if (info.last === square.name) group.classList.add("last");
@@ -97,7 +109,16 @@ export function mountBoard(root, ctx) {
   const announcer = moveAnnouncer(ctx, { describe, seatLabel: (payload, seat) => seatInfo(payload, seat).label });
   const keys = ctx.readOnly ? null : focusGrid(canvas, {
     label: say("board"),
+    readers: [{ key: "s", help: stackKeyHelp(), read: readStack }],
   });
+
+  /** The tower on `name`, bottom to top (the S key): each cube's colour. @param {string} name */
+  function readStack(name) {
+    const square = match?.view.squares.find((s) => s.name === name);
+    if (!match || !square) return null;
+    const colours = match.view.colours;
+    return stackReading(name, square.column.map((owner) => t(CUBE_WORDS[colours[owner]])));
+  }
 
   async function play(move) {
     if (busy) return;
@@ -115,7 +136,7 @@ export function mountBoard(root, ctx) {
     canvas.classList.toggle("my-turn", mine);
     const decorate = decorator(match, info, play);
     const view = match.view;
-    const cells = mode === "iso" ? drawIso(canvas, view, info, { turn, decorate, play: (name) => play(view.clicks[name]) })
+    const cells = mode === "iso" ? drawIso(canvas, view, info, { turn, decorate, play: (name) => { if (mine) play(view.clicks[name]); } })
       : drawFlat(canvas, match.view, info, { decorate });
     keys?.attach(cells.map((cell) => ({ ...cell, label: cell.node.getAttribute("aria-label") })));
     drawBar(parts, match, mode);

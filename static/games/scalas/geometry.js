@@ -39,6 +39,49 @@ export function inside([x, y], polygon) {
   return true;
 }
 
+/** The part of convex polygon `polygon` nearer to point `own` than to point `other` (pure):
+ * Sutherland–Hodgman clipping by their perpendicular bisector.
+ * @param {Point[]} polygon @param {Point} own @param {Point} other
+ * @returns {Point[]} */
+export function nearerPart(polygon, [ax, ay], [bx, by]) {
+  const [mx, my] = [(ax + bx) / 2, (ay + by) / 2];
+  const side = (/** @type {Point} */ [x, y]) => (x - mx) * (bx - ax) + (y - my) * (by - ay); // <= 0: own side
+  /** @type {Point[]} */
+  const out = [];
+  for (let i = 0; i < polygon.length; i++) {
+    const p = polygon[i];
+    const q = polygon[(i + 1) % polygon.length];
+    const sp = side(p);
+    const sq = side(q);
+    if (sp <= 0) out.push(p);
+    if ((sp < 0 && sq > 0) || (sp > 0 && sq < 0)) {
+      const k = sp / (sp - sq);
+      out.push([p[0] + (q[0] - p[0]) * k, p[1] + (q[1] - p[1]) * k]);
+    }
+  }
+  return out;
+}
+
+/** The tap area of each square (pure): `faces` are [{name, polygon, centre}] of the squares that
+ * may be tapped; where two overlap on screen (a taller tower's top over a face behind it), each
+ * keeps the part nearer its own centre, so no tap area covers another's centre and every square
+ * can be tapped in the middle. Returns {name: polygon}.
+ * @param {{name: string, polygon: Point[], centre: Point}[]} faces */
+export function tapAreas(faces) {
+  /** @type {Record<string, Point[]>} */
+  const areas = {};
+  for (const face of faces) {
+    let area = face.polygon;
+    for (const other of faces) {
+      if (other === face) continue;
+      const overlap = other.polygon.some((p) => inside(p, face.polygon)) || face.polygon.some((p) => inside(p, other.polygon));
+      if (overlap) area = nearerPart(area, face.centre, other.centre);
+    }
+    areas[face.name] = area;
+  }
+  return areas;
+}
+
 /** SVG points attribute of a list of [x, y]. */
 export const pts = (list) => list.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
 

@@ -7,7 +7,7 @@
 // the square under the mouse or the keyboard focus turn see-through as a whole ("peek").
 import { svg } from "/static/js/kit/index.js";
 import { badge, drawLastCube, drawTower } from "./cubes.js";
-import { coverers, face, FILES, isoViewBox, PLINTH, project, pts, towerOutline, turned } from "./geometry.js";
+import { coverers, face, FILES, isoViewBox, PLINTH, project, pts, tapAreas, towerOutline, turned } from "./geometry.js";
 
 function edgeLabel(at, a, b) {
   return a.rank === b.rank ? FILES[a.file] : String(a.rank + 1);
@@ -91,10 +91,14 @@ function drawHits(canvas, drawn, info, { decorate, play, cover, towers }) {
   const bodies = svg("g", { class: "scalas-bodies" }, canvas);
   const faces = svg("g", { class: "scalas-hits" }, canvas);
   const cells = [];
-  for (const { s, outline, top, u, v } of drawn) {
+  // tappable faces that overlap on screen share it: each keeps the half nearer its own centre
+  const areas = tapAreas(drawn.filter(({ s }) => info.legal.has(s.name))
+    .map(({ s, top, centre }) => ({ name: s.name, polygon: top, centre })));
+  for (const { s, outline, top, centre, u, v } of drawn) {
     const group = svg("g", { class: "scalas-square" }, faces);
     decorate(group, s);
-    svg("polygon", { points: pts(top), class: "scalas-hit" }, group);
+    // data-centre: the middle of the whole face, which a clipped tap area no longer centres on
+    svg("polygon", { points: pts(areas[s.name] ?? top), class: "scalas-hit", "data-centre": pts([centre]) }, group);
     peek(group, s.name, cover, towers);
     // arrow keys: Right/Left along the board's u axis (down-right on screen), Up/Down along v
     cells.push({ id: s.name, x: u, y: -v, node: group });

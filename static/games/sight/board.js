@@ -1,11 +1,12 @@
 // @ts-check
 // Sight board: a 5×5 Alquerque board of points; stacks drawn as piles of discs with a numeral.
 // Placement phase: tap any empty point. Move phase: pick one of the highlighted tallest stacks,
-// then an adjacent empty point (the view's `clicks` says which move each click plays). Before a
-// move is committed the board previews which of your pieces it would grow (view.growth) and draws
-// the lines of sight to them: on hover with a mouse, or on a first tap on touch screens (tap
-// again, or press the confirm button, to play it). Drawing: pieces.js; input: input.js.
-import { clearer, focusGrid, moveAnnouncer, N_, svg, t } from "/static/js/kit/index.js";
+// then an adjacent empty point (or drag it there with a mouse); the view's `clicks` says which
+// move each click plays. Under the mouse or the keyboard focus, a target shows which of your
+// pieces it would grow (view.growth) and the lines of sight to them; a move waiting for its
+// confirmation (static/js/preview.js, the "Confirm moves" setting) is drawn by the page.
+// Drawing: pieces.js; input: input.js.
+import { clearer, dragMoves, focusGrid, moveAnnouncer, N_, stackKeyHelp, stackReading, svg, t } from "/static/js/kit/index.js";
 
 import { pointGrid, WIDTH } from "./geometry.js";
 import { drawActions, drawHits, options } from "./input.js";
@@ -25,13 +26,12 @@ import { drawBase, drawMarks, drawPieces, drawPreview } from "./pieces.js";
  * @property {BoardPayload | null} match  the payload drawn (set before anything is drawn)
  * @property {string | null} selected     the stack picked in the move phase
  * @property {Preview | null} hovered     the move previewed under the mouse or focus
- * @property {Preview | null} pending     the move tapped once, waiting for confirmation
- * @property {string} pointerType         how the last tap came: "mouse", "touch", "pen", "keyboard"
  * @property {Record<string, any>} tops   the top of each stack, as drawPieces() found them
  * @property {string | null} shownActions what the action strip shows (redrawn only on change)
  */
 
 const COLOURS = { light: N_("Light"), dark: N_("Dark") };
+const PIECE_WORDS = { light: N_("light"), dark: N_("dark") };
 
 /** What a tap chose, for "why not here" (static/js/why.js): the points. */
 export const tapAttributes = ["point"];
@@ -56,29 +56,46 @@ function layers(canvas) {
 /** @type {import("/static/js/kit/boards.js").MountBoard} */
 export function mountBoard(root, ctx) {
   const canvas = svg("svg", { viewBox: `0 0 ${WIDTH} ${WIDTH}`, role: "img", "aria-label": t("Sight board"), class: "sight-board" }, root);
-  // selected: the stack picked in the move phase; hovered / pending: a previewed move
-  // ({move, source, target}) under the mouse or focus / tapped once, waiting for confirmation.
+  // selected: the stack picked in the move phase; hovered: a move ({move, source, target})
+  // under the mouse or the focus, its growth drawn.
   /** @type {SightBoard} */
   const board = { ctx, canvas, layers: layers(canvas), match: null, selected: null, hovered: null,
-    pending: null, pointerType: "mouse", tops: {}, shownActions: null };
-  const reset = () => { board.selected = null; board.pending = null; board.hovered = null; };
+    tops: {}, shownActions: null };
+  const reset = () => { board.selected = null; board.hovered = null; };
   const announcer = moveAnnouncer(ctx, { seatLabel: (payload, seat) => seatInfo(payload, seat).label });
   const keys = ctx.readOnly ? null : focusGrid(canvas, {
     label: t("Sight board"),
-    beforeClick: () => { board.pointerType = "keyboard"; },
-    cancel: () => { if (board.selected || board.pending) { reset(); draw(); } },
+    cancel: () => { if (board.selected) { reset(); draw(); } },
+    readers: [{ key: "s", help: stackKeyHelp(), read: readStack }],
   });
+  // a mouse may drag the top piece of a movable stack onto an empty neighbour (kit/drag.js)
+  if (!ctx.readOnly) {
+    dragMoves(canvas, {
+      source: (node) => node.closest("g.sight-point.movable"),
+      key: (node) => node.getAttribute("data-point"),
+      selected: (point) => point === board.selected,
+      node: (point) => board.layers.hits.querySelector(`[data-point="${point}"]`),
+      target: (node) => node.closest("g.sight-point.target"),
+    });
+  }
+
+  /** The stack on `point`, bottom to top (the S key): all one colour in Sight. @param {string} point */
+  function readStack(point) {
+    const stack = board.match?.view.board[point];
+    if (!board.match || stack === undefined) return null;
+    return stackReading(point, stack ? Array(stack.height).fill(t(PIECE_WORDS[stack.colour])) : []);
+  }
 
   function preview() {
     const { match, layers: l } = board;
     if (!match) return;
-    const shown = board.pending ?? board.hovered;
+    const shown = match.preview ? null : board.hovered; // a previewed move draws the position after it
     canvas.dataset.preview = shown?.move ?? "";
     const colour = (match.your_seat === null ? null : match.view.colours?.[match.your_seat]) ?? "light";
     const grows = drawPreview(l.sightLines, l.badges, match.view, pointGrid(match), { preview: shown, tops: board.tops, colour });
     for (const group of l.hits.querySelectorAll(".preview-grow")) group.classList.remove("preview-grow");
     for (const point of shown ? grows : []) l.hits.querySelector(`[data-point="${point}"]`)?.classList.add("preview-grow");
-    drawActions(board, shown ? grows : null, { commit, cancel: () => { board.pending = null; preview(); } });
+    drawActions(board, shown ? grows : null);
   }
 
   function draw() {
@@ -97,26 +114,13 @@ export function mountBoard(root, ctx) {
   function onPoint(point) {
     const { sources, targets } = options(board);
     const move = targets[point];
-    if (move && (board.pointerType === "touch" || board.pointerType === "pen") && board.pending?.move !== move) {
-      board.pending = { move, target: point, source: board.selected };
-      preview();
-    } else if (move) commit(move);
-    else {
-      board.pending = null;
-      board.hovered = null;
-      if (point in sources) board.selected = board.selected === point ? null : point;
-      draw();
-    }
-  }
-
-  function commit(move) {
-    reset();
+    if (move) { ctx.submit(move); return; } // the selection stays while a preview waits
+    board.hovered = null;
+    if (point in sources) board.selected = board.selected === point ? null : point;
     draw();
-    ctx.submit(move);
   }
 
-  canvas.addEventListener("pointerdown", (/** @type {PointerEvent} */ event) => { board.pointerType = event.pointerType || "mouse"; });
-  canvas.addEventListener("click", () => { if (board.pending || board.selected) { reset(); draw(); } });
+  canvas.addEventListener("click", () => { if (board.selected) { reset(); draw(); } });
 
   return {
     update(next) {

@@ -1,7 +1,7 @@
 // @ts-check
 // Input on Sight's board: what may be clicked (from the view's `clicks`), the hit areas with their
 // mouse, touch and keyboard handling, and the hint line with the confirm/cancel buttons.
-import { cellName, clickStep, el, isMyTurn, myMoves, N_, sentences, svg, t } from "/static/js/kit/index.js";
+import { cellName, clickStep, el, isMyTurn, myMoves, N_, svg, t } from "/static/js/kit/index.js";
 import { HIT_RADIUS } from "./pieces.js";
 
 const WORDS = {
@@ -11,9 +11,6 @@ const WORDS = {
   grows: N_("{move}: {n} of your pieces grow ({points})."),
   grows_one: N_("{move}: 1 of your pieces grows ({points})."),
   grows_none: N_("{move}: none of your pieces would grow."),
-  confirm: N_("Play {move}"),
-  cancel: N_("Cancel"),
-  tap_again: N_("Tap again or press the button to play it."),
 };
 const PIECE_WORDS = { light: N_("light"), dark: N_("dark") };
 const STATE_WORDS = {
@@ -87,14 +84,12 @@ export function drawHits(layer, board, grid, choices, last, handlers) {
 }
 
 function hintText(board, grows) {
-  const { match, pending, hovered, selected } = board;
+  const { match, hovered, selected } = board;
   const view = match.view;
   if (board.ctx.readOnly || !isMyTurn(match)) return "";
-  const preview = pending ?? hovered;
-  if (preview && grows) {
+  if (hovered && grows) {
     const key = grows.length === 0 ? "grows_none" : grows.length === 1 ? "grows_one" : "grows";
-    const text = t(WORDS[key], { move: preview.move, n: grows.length, points: grows.join(", ") });
-    return pending ? sentences([text, t(WORDS.tap_again)]) : text;
+    return t(WORDS[key], { move: hovered.move, n: grows.length, points: grows.join(", ") });
   }
   if (view.phase === "place") return t(WORDS.place);
   if (selected) return t(WORDS.target, { p: selected });
@@ -102,20 +97,13 @@ function hintText(board, grows) {
   return t(WORDS.move, { h: first ? view.board[first].height : "" });
 }
 
-/** The hint line and, for a tapped preview, the confirm/cancel buttons. Rebuilt only when they
- * change, so a focus change while pressing a button does not swap the button away mid-click. */
-export function drawActions(board, grows, { commit, cancel }) {
+/** The hint line, rebuilt only when it changes (screen readers hear it once). */
+export function drawActions(board, grows) {
   const text = hintText(board, grows);
-  const pending = board.pending?.move ?? null;
-  const key = JSON.stringify([board.match.ply, text, pending]);
+  const key = JSON.stringify([board.match.ply, text]);
   if (key === board.shownActions) return;
   board.shownActions = key;
   const strip = board.ctx.actions;
   strip.replaceChildren();
-  if (!text) return;
-  el("p", { class: "sight-hint" }, strip, text);
-  if (!pending) return;
-  el("button", { type: "button", class: "primary", "data-action": "confirm", "data-move": pending }, strip,
-    t(WORDS.confirm, { move: pending })).addEventListener("click", () => commit(pending));
-  el("button", { type: "button", "data-action": "cancel" }, strip, t(WORDS.cancel)).addEventListener("click", cancel);
+  if (text) el("p", { class: "sight-hint" }, strip, text);
 }

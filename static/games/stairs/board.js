@@ -3,7 +3,8 @@
 // Click a highlighted piece (it may move now), then one of the marked destinations; the view's
 // `clicks` says which move that plays. Pass and swap are buttons under the board.
 import {
-  buttonMoves, cellName, clearer, clickStep, focusGrid, moveAnnouncer, moveButtons, movePhrase, myMoves, squareGrid, svg, t, N_,
+  buttonMoves, cellName, clearer, clickStep, dragMoves, focusGrid, moveAnnouncer, moveButtons, movePhrase, myMoves, squareGrid,
+  stackKeyHelp, stackReading, svg, t, N_,
 } from "/static/js/kit/index.js";
 
 export { explainResult } from "./explain.js"; // the match page's step-by-step result
@@ -36,6 +37,9 @@ function squareName(square, stack, marks) {
 function describe(move) {
   return BUTTON_WORDS[move] ? t(BUTTON_WORDS[move]) : movePhrase(move);
 }
+
+/** A move in words, for the move preview's title (kit/boards.js). @param {string} move */
+export const describeMove = (move) => describe(move);
 
 /** What a tap chose, for "why not here" (static/js/why.js): the squares. */
 export const tapAttributes = ["square"];
@@ -104,7 +108,25 @@ export function mountBoard(root, ctx) {
   const keys = ctx.readOnly ? null : focusGrid(canvas, {
     label: t("Stairs board"),
     cancel: () => { if (selected) { selected = null; draw(); } },
+    readers: [{ key: "s", help: stackKeyHelp(), read: readStack }],
   });
+  // a mouse may drag a piece that can move onto one of its destinations (kit/drag.js)
+  if (!ctx.readOnly) {
+    dragMoves(canvas, {
+      source: (node) => node.closest("g.movable"),
+      key: (node) => node.getAttribute("data-square"),
+      selected: (square) => square === selected,
+      node: (square) => canvas.querySelector(`g[data-square="${square}"]`),
+      target: (node) => node.closest("g.target"),
+    });
+  }
+
+  /** The stack on `square`, bottom to top (the S key). @param {string} square */
+  function readStack(square) {
+    const index = match?.view.squares.indexOf(square) ?? -1;
+    if (!match || index < 0) return null;
+    return stackReading(square, match.view.board[index].map((piece) => t(PIECE_WORDS[piece])));
+  }
 
   function draw() {
     if (!match) return;
@@ -134,7 +156,7 @@ export function mountBoard(root, ctx) {
 
   function onSquare(square, clicks) {
     const move = selected ? clickStep(clicks, [selected, square]).move : null;
-    if (move) { selected = null; ctx.submit(move); return; }
+    if (move) { ctx.submit(move); return; } // the selection stays while a preview waits
     selected = square in clickStep(clicks).targets && selected !== square ? square : null;
     draw();
   }

@@ -9,10 +9,11 @@
 // [data-card], [data-seaside], [data-offer] (class "selected"), [data-move] choice buttons,
 // [data-token-seat] / [data-trail-seat], [data-diary-seat] lists with [data-diary] items
 // (class "interest"), #town-scores with [data-score-seat] rows, root data-phase / data-animating.
-import { clearer, el, focusGrid, moveAnnouncer, svg } from "/static/js/kit/index.js";
+import { clearer, dragMoves, el, focusGrid, moveAnnouncer, svg } from "/static/js/kit/index.js";
 import { COLS, HEIGHT, LEFT, PITCH_X, SEA, SEA_TOP, TOP, WIDTH } from "./geometry.js";
 import { drawActions, drawBanner, drawFinal, drawOffer, drawPlayers } from "./panels.js";
-import { slotsFor, view } from "./state.js";
+import { keyHelp, routesWords, slotWords } from "./route.js";
+import { playerName, slotsFor, view } from "./state.js";
 import { drawTown } from "./town.js";
 import { animate, drawTrails, lagging, placeTokens } from "./walks.js";
 import { colourOf, eventName, moveWords, SEAT_COLOURS, words } from "./words.js";
@@ -22,6 +23,9 @@ import { colourOf, eventName, moveWords, SEAT_COLOURS, words } from "./words.js"
 
 /** What a tap chose, for "why not here" (static/js/why.js): the town's slots and the offer's cards. */
 export const tapAttributes = ["slot", "offer"];
+
+/** A move in words, for the move preview's title (kit/boards.js): "P3 to c2", "Up-right". */
+export const describeMove = moveWords;
 
 /** @type {SeatInfo} */
 export function seatInfo(match, seat) {
@@ -60,7 +64,8 @@ function update(b, next) {
   b.match = next;
   const v = view(b);
   b.root.dataset.phase = v.phase;
-  if (b.selected && slotsFor(b, b.selected).length === 0) b.selected = null;
+  // a previewed build draws the town after it; the chosen card stays chosen for when it ends
+  if (b.selected && !next.preview && slotsFor(b, b.selected).length === 0) b.selected = null;
   const lengths = v.walks.map((steps) => steps.length);
   if (!b.shown || lengths.some((len, seat) => len < (b.shown[seat] ?? 0))) b.shown = lengths.slice();
   drawBanner(b);
@@ -82,8 +87,13 @@ function update(b, next) {
  * choice and goes back to the offer card. */
 function keyboard(b) {
   if (b.ctx.readOnly) return null;
+  const help = keyHelp();
   return focusGrid(b.canvas, {
     label: words().board,
+    readers: [
+      { key: "r", help: help.routes, read: () => (b.match ? routesWords(view(b)) : null) },
+      { key: "s", help: help.slot, read: (slot) => (b.match ? slotWords(view(b), slot, (seat) => playerName(b, seat)) : null) },
+    ],
     cancel: () => {
       const card = b.selected;
       if (!card) return;
@@ -102,6 +112,17 @@ export function mountBoard(root, ctx) {
   const b = { root, ctx, ...build(root, ctx), match: null, selected: null, shown: null, timer: null,
     tokens: new Map(), reduceMotion: window.matchMedia?.("(prefers-reduced-motion: reduce)").matches };
   b.keys = keyboard(b);
+  // a mouse may drag an offer card onto one of its slots (kit/drag.js)
+  if (!ctx.readOnly) {
+    const named = (key) => b.root.querySelector(`[data-offer="${key}"], [data-slot="${key}"]`);
+    dragMoves(root, {
+      source: (node) => node.closest("button[data-offer].movable"),
+      key: (node) => node.getAttribute("data-offer") ?? node.getAttribute("data-slot"),
+      selected: (card) => b.selected === card,
+      node: named,
+      target: (node) => node.closest("[data-slot].target"),
+    });
+  }
   b.announcer = moveAnnouncer(ctx, { describe: moveWords, seatLabel: (payload, seat) => words().colours[colourOf(payload.view ?? {}, seat)] });
   return {
     update: (next) => update(b, next),

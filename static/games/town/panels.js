@@ -4,6 +4,7 @@
 import { el, isBotSeat, svg } from "/static/js/kit/index.js";
 import { drawCard, drawGlyph, EVENT_STYLE } from "./art.js";
 import { CH, CW, slotName } from "./geometry.js";
+import { routeWords } from "./route.js";
 import { myTurn, playerName, slotsFor, view } from "./state.js";
 import { drawTown } from "./town.js";
 import { replay } from "./walks.js";
@@ -37,9 +38,10 @@ export function drawOffer(b) {
     if (id) {
       const slots = slotsFor(b, id);
       const button = el("button", { type: "button", class: "town-offer-card" + (b.selected === id ? " selected" : "") + (mine && slots.length ? " movable" : ""),
-        "data-offer": id, disabled: !mine || slots.length === 0, "aria-pressed": String(b.selected === id),
-        "aria-label": cardWords(v, id) }, cell);
-      miniCard(b, button, id);
+        "data-offer": id, disabled: !mine || slots.length === 0, "aria-pressed": String(b.selected === id) }, cell);
+      // The button is named by its card's picture ("E4, Café"): a label of its own would differ
+      // from the card's printed text, which assistive technology checks against it.
+      miniCard(b, button, id).setAttribute("aria-label", cardWords(v, id));
       button.addEventListener("click", (event) => {
         b.selected = b.selected === id ? null : id;
         drawTown(b);
@@ -121,6 +123,8 @@ export function drawPlayers(b) {
     else if (v.walker === seat) state = w.walkingNow;
     else if (v.phase === "walk") state = w.waitingWalk;
     el("span", { class: "town-state" }, foot, state);
+    // the walk as a path, for screen readers (the board's R key reads every walk)
+    if ((v.walks[seat] ?? []).length) el("p", { class: "visually-hidden", "data-route-seat": seat }, card, routeWords(v, seat));
   }
 }
 

@@ -140,7 +140,6 @@ export function publicStarts(b) {
 export function place(b, slot) {
   const move = b.selected ? clickStep(view(b).clicks, [b.selected, slot]).move : null;
   if (!move) return;
-  b.selected = null;
-  b.ctx.submit(move);
+  b.ctx.submit(move); // the chosen card stays chosen while a preview waits
 }
 

@@ -33,6 +33,8 @@
  * @property {number[]} [ranking]
  * @property {number[]} [scores]
  * @property {Record<string, any>} [details]  the engine's facts behind the result
+ * @property {{seat: number, before: number, after: number, delta: number}[] | null} [rating_changes]
+ *   a rated game's rating change per seat
  *
  * @typedef {object} BoardPayload  What a board draws: the match payload of GET /api/v1/matches/{id}
  *   and of the sockets, or a stand-in built by viewPayload() from a bare view.
@@ -47,6 +49,9 @@
  * @property {?LastMove} [last_move]
  * @property {string} [id]             the match's id (absent on a bare view)
  * @property {boolean} [analysis]      the analysis board: the viewer sits at every turn
+ * @property {{move: string, changes: {kind: string, message: string, targets?: string[]}[]}} [preview]
+ *   set when the board draws a move's preview (static/js/preview.js): the position after `move`,
+ *   drawn at the live ply with no legal moves; a board keeps its selection for when it ends
  *
  * @typedef {object} BoardContext
  * @property {(move: string) => Promise<unknown>} submit  play a move; settles when the server answered
@@ -89,6 +94,8 @@
  *   names it. "Why not here" (static/js/why.js) reads them to ask the server about a refused tap;
  *   a board without them gives no reasons.
  * @property {ExplainResult} [explainResult]
+ * @property {(move: string, payload: BoardPayload) => string} [describeMove]  a move in words
+ *   ("a1 to b2", "P3 to c2"): the move preview's title (static/js/preview.js)
  */
 /**
  * A renderer module's own type, checked against the contract (see above).

@@ -12,6 +12,7 @@
 //
 // Boards redraw from scratch on every update; attach() gives the focus back to the cell of the
 // same id when the keyboard was on the board, so a move or the opponent's answer never loses it.
+import { announce } from "./announce.js";
 import { lang, N_, t } from "./i18n.js";
 
 /**
@@ -79,14 +80,33 @@ export function keyAction(cells, currentId, key) {
 const KEYS_HELP = N_("Arrow keys move between the squares; Enter or Space selects, as a click does; Escape cancels a selection.");
 let grids = 0;
 
+/**
+ * A letter key that reads something out about the board (e.g. S: the focused stack bottom to top).
+ * @typedef {object} Reader
+ * @property {string} key                        the letter (either case)
+ * @property {string} help                       what it does, added to the board's key help
+ * @property {(id: string) => string | null} read  the text for the focused cell (null: nothing)
+ */
+
+/** The reader a key press asks for (pure): a plain letter (no modifier) that one of `readers`
+ * binds, either case.
+ * @param {readonly Pick<Reader, "key">[]} readers
+ * @param {{key: string, altKey?: boolean, ctrlKey?: boolean, metaKey?: boolean}} event
+ * @returns {number} the reader's index, -1 for none */
+export function readerFor(readers, { key, altKey = false, ctrlKey = false, metaKey = false }) {
+  if (altKey || ctrlKey || metaKey || key.length !== 1) return -1;
+  return readers.findIndex((reader) => reader.key.toLowerCase() === key.toLowerCase());
+}
+
 /** Make `container` a keyboard board (browser only). Enter/Space click the focused cell (after
  * `beforeClick(id)`, e.g. to note that the keyboard did it), `cancel()` drops a selection; `label`
- * names the board for screen readers. Returns {attach(cells), focus(id), current(), active()}:
+ * names the board for screen readers; each of `readers` reads something out when its letter is
+ * pressed on a cell (announce.js). Returns {attach(cells), focus(id), current(), active()}:
  * attach after every redraw.
  * @param {HTMLElement | SVGElement} container
  * @param {{beforeClick?: (id: string) => void, cancel?: (event: KeyboardEvent) => void,
- *          label?: string | null}} [options] */
-export function focusGrid(container, { beforeClick = () => {}, cancel = () => {}, label = null } = {}) {
+ *          label?: string | null, readers?: Reader[]}} [options] */
+export function focusGrid(container, { beforeClick = () => {}, cancel = () => {}, label = null, readers = [] } = {}) {
   /** @type {Cell[]} */
   let cells = [];
   /** @type {string | null} */
@@ -94,13 +114,15 @@ export function focusGrid(container, { beforeClick = () => {}, cancel = () => {}
   let inside = false; // the keyboard focus is on the board (kept across redraws)
 
   container.setAttribute("role", "application");
+  // the container is no stop of its own (Chromium would give an SVG one): Tab lands on a cell
+  container.setAttribute("tabindex", "-1");
   if (label) container.setAttribute("aria-label", label);
   container.classList.add("kit-grid");
   // how to play it, read out when the board gets the focus
   const help = document.createElement("p");
   help.className = "visually-hidden";
   help.id = `kit-grid-help-${++grids}`;
-  help.textContent = t(KEYS_HELP);
+  help.textContent = [t(KEYS_HELP), ...readers.map((reader) => reader.help)].join(" ");
   container.after(help);
   container.setAttribute("aria-describedby", help.id);
 
@@ -135,6 +157,13 @@ export function focusGrid(container, { beforeClick = () => {}, cancel = () => {}
     const target = /** @type {Node | null} */ (event.target);
     const cell = cells.find((c) => c.node === target || c.node.contains(target));
     if (!cell) return;
+    const reader = readerFor(readers, event);
+    if (reader >= 0) {
+      event.preventDefault();
+      event.stopPropagation();
+      announce(readers[reader].read(cell.id));
+      return;
+    }
     const step = keyAction(cells, cell.id, event.key);
     if (!step) return;
     if (step.action === "activate" && cell.node.tagName === "BUTTON") return; // the button's own click
@@ -146,6 +175,16 @@ export function focusGrid(container, { beforeClick = () => {}, cancel = () => {}
       cell.node.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true, view: window }));
     }
     else cancel(event);
+  });
+
+  // "Skip to board" (a board page's first link) puts the focus on the board's current cell
+  document.querySelector("a[data-skip-board]")?.addEventListener("click", (event) => {
+    const target = document.querySelector(/** @type {HTMLElement} */ (event.currentTarget).getAttribute("href") ?? "#board");
+    const cell = byId(currentId) ?? cells[0];
+    if (event.defaultPrevented || !cell || !container.isConnected || !target?.contains(container)) return;
+    event.preventDefault();
+    inside = true;
+    setCurrent(cell.id, { focus: true });
   });
 
   return {

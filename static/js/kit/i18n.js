@@ -46,6 +46,26 @@ export function t(msgid, values = {}) {
   return format(messages()[msgid] ?? msgid, values);
 }
 
+/** Where a plural msgid's forms sit in the catalog (app/web/script_words.py writes them). */
+export const PLURAL_KEY = "\u0004plural";
+
+/**
+ * The form of `singular` / `plural` that `count` takes in the page's language ("1 game", "5
+ * games"; Japanese has one form), `{n}` and the other placeholders filled. The catalog carries a
+ * plural entry's forms (gettext's msgid_plural, in the language's order) joined by NUL.
+ * @param {string} singular
+ * @param {string} plural
+ * @param {number} count
+ * @param {Record<string, unknown>} [values]
+ * @returns {string}
+ */
+export function nt(singular, plural, count, values = {}) {
+  const forms = messages()[singular + PLURAL_KEY]?.split("\u0000") ?? [singular, plural];
+  const one = new Intl.PluralRules(forms.length > 1 ? "en" : lang()).select(count) === "one";
+  const text = forms.length === 1 ? forms[0] : forms[one ? 0 : 1];
+  return format(text, { n: count, ...values });
+}
+
 /** Marks a msgid for extraction where it is translated later (tables of codes). */
 export const N_ = (/** @type {string} */ msgid) => msgid;
 
@@ -62,6 +82,14 @@ export function sentences(parts) {
 
 /** @type {Record<string, string>} */
 const ERRORS = {
+  illegal_conditional: N_("A move of that line is not allowed there."),
+  conflicting_conditionals: N_("Two lines answer the same moves differently."),
+  too_many_conditionals: N_("Too many lines."),
+  no_conditional_moves: N_("This game takes no conditional moves."),
+  your_turn: N_("It is your turn: play your move."),
+  already_on_vacation: N_("You are already on vacation."),
+  no_vacation_left: N_("You have no vacation left this year."),
+  not_on_vacation: N_("You are not on vacation."),
   not_your_turn: N_("It is not your turn."),
   stale_ply: N_("The game moved on meanwhile; the board is now up to date."),
   time_out: N_("Your time ran out."),

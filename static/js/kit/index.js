@@ -16,6 +16,9 @@
 //   announce.js  moveAnnouncer(ctx, {describe, seatLabel}).update(payload): each move read out in
 //                the #board-announcer live region (moveAnnouncement is pure)
 //   boards.js    the renderer contract (JSDoc typedefs), loadRenderer(url), mountReadOnly, mountView
+//   confirm.js   the "Confirm moves" setting (wantsConfirm, confirmSetting) and tapKey(): what a tap chose
+//   readout.js   stackReading(square, pieces): a stack read bottom to top (focusGrid's S key)
+//   drag.js      dragMoves(root, {source, key, selected, node, target}): mouse drag for from-to moves
 //
 // Drawing a position read-only (Watch thumbnails, replays, diagrams), from a plain view object:
 //   import { loadRenderer, mountView } from "/static/js/kit/index.js";
@@ -35,3 +38,6 @@ export * from "./socket.js";
 export * from "./boards.js";
 export * from "./focusgrid.js";
 export * from "./announce.js";
+export * from "./confirm.js";
+export * from "./readout.js";
+export * from "./drag.js";

@@ -2,7 +2,7 @@
 // Whose turn it is, from a match payload (pure), and the players' names as pages show them.
 import { N_, t } from "./i18n.js";
 
-const BUILTIN_BOT = /^Bot \((easy|medium|hard)\)$/;
+const BUILTIN_BOT = /^Bot (?:(\d+) )?\((easy|medium|hard)\)$/;
 /** @type {Record<string, string>} */
 const BOT_LEVELS = { easy: N_("easy"), medium: N_("medium"), hard: N_("hard") };
 
@@ -32,8 +32,11 @@ export function playerName(match, seat, fallback = "—") {
   const user = seat === null ? undefined : match?.seats?.[seat]?.user;
   if (!match || !user) return fallback;
   const sharing = user.id == null ? [] : match.seats.filter((s) => s.user && s.user.id === user.id);
-  const number = sharing.length > 1 ? sharing.findIndex((s) => s.seat === seat) + 1 : null;
-  const level = user.kind === "bot" ? BUILTIN_BOT.exec(user.name ?? "")?.[1] : undefined;
+  const found = user.kind === "bot" ? BUILTIN_BOT.exec(user.name ?? "") : null;
+  const level = found?.[2];
+  // a level's further bot ("Bot 2 (easy)") keeps its own number
+  const number = found?.[1] ? Number(found[1])
+    : sharing.length > 1 ? sharing.findIndex((s) => s.seat === seat) + 1 : null;
   if (level) {
     const values = { n: number, level: t(BOT_LEVELS[level]) };
     return number ? t("Bot {n} ({level})", values) : t("Bot ({level})", values);

@@ -1,27 +1,18 @@
 """Correspondence comfort in the browser, at phone and desktop widths in English and Japanese: the
 player adds a conditional line on the match page and sees it listed (and deletes it), the
 opponent's vacation shows on their seat and in the status line, and the account page starts and
-ends a vacation. ``STEPWELL_SHOTS``: a folder to keep screenshots in."""
+ends a vacation."""
 
 from __future__ import annotations
-
-import os
-from pathlib import Path
 
 import httpx
 import pytest
 
 from games import registry
+from tests.browser.conftest import screenshot
 from tests.live.helpers import account
 
-SHOTS = os.environ.get("STEPWELL_SHOTS")
 CORRESPONDENCE = {"kind": "correspondence", "days": 3}
-
-
-def _shot(page, name: str) -> None:  # type: ignore[no-untyped-def]
-    if SHOTS:
-        Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
 
 
 def _log_in(page, base: str, username: str, lang: str) -> None:  # type: ignore[no-untyped-def]
@@ -68,7 +59,7 @@ def test_conditional_panel_and_vacation_mark(live_server: str, new_page, width: 
     page.locator("#conditional-input").fill(f"{theirs} z9-z9")
     page.locator("#conditional-add").click()
     page.locator("#conditional-panel .form-error").wait_for()
-    _shot(page, f"match-{lang}-{width}")
+    screenshot(page, f"correspondence-match-{lang}-{width}")
     stored = httpx.get(f"{url}/conditional", headers=alice).json()["lines"]
     assert stored == [[theirs, reply]]
     assert page.js_errors == []
@@ -78,7 +69,7 @@ def test_conditional_panel_and_vacation_mark(live_server: str, new_page, width: 
     other.goto(f"{live_server}/account/tokens")
     other.locator("#vacation").wait_for()
     assert other.locator("#vacation-status").is_visible()
-    _shot(other, f"account-{lang}-{width}")
+    screenshot(other, f"correspondence-account-{lang}-{width}")
     other.locator("#vacation-button").click()
     other.wait_for_url("**/account/tokens*")
     assert other.locator("#vacation-status").count() == 0

@@ -34,5 +34,5 @@ def test_docs_render_with_the_network_blocked(live_server: str, new_page,  # typ
     page.goto(live_server + path)
     page.wait_for_selector(rendered, timeout=20_000)
     assert page.locator(rendered).count() > 10
-    screenshot(page, f"docs-offline{path.replace('/', '-')}")
+    screenshot(page, f"docs-offline{path.replace('/', '-')}", full_page=False)
     assert blocked == [] and page.js_errors == []

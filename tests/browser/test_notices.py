@@ -51,8 +51,8 @@ def test_a_correspondence_move_is_noticed_on_the_home_page(live_server: str, new
     expect(aki.locator("#notices .notice")).to_have_count(0)  # shown once, not again
 
     bo.goto(live_server + "/")
-    bo.screenshot(path="test-artifacts/notices-header-phone-ja.png", clip={
-        "x": 0, "y": 0, "width": 375, "height": 200})
+    screenshot(bo, "notices-header-phone-ja", full_page=False,
+               clip={"x": 0, "y": 0, "width": 375, "height": 200})
     bo.locator("#my-games-button").click()
     expect(bo.locator("#my-games-items a").first.locator(".muted")).to_have_text("相手の番")
     screenshot(bo, "notices-home-phone-ja")

@@ -10,7 +10,7 @@ from itertools import product
 import httpx
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, screenshot
+from tests.browser.conftest import screenshot
 from tests.browser.test_accessibility import AXE, report, violations
 from tests.browser.tour import PASSWORD, TIMEOUT
 
@@ -82,8 +82,7 @@ def test_the_profile_history_reads_in_every_screen_language_and_theme(
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         found = violations(page)
         screenshot(page, f"profile-history-{width}-{lang}-{theme}")
-        page.locator(".rating-histories").screenshot(
-            path=str(ARTIFACTS / f"profile-history-graphs-{width}-{lang}-{theme}.png"))
+        screenshot(page.locator(".rating-histories"), f"profile-history-graphs-{width}-{lang}-{theme}")
         assert not found, report(found)
     finally:
         context.close()

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.conftest import screenshot
 from tests.databases import sqlite_database
 from tests.live import server
 from tests.puzzles.test_api import store_collection
@@ -53,12 +53,10 @@ def test_screenshots(browser, puzzle_server: str, width: int, lang: str,  # type
     page.goto(f"{puzzle_server}/puzzles/stairs")
     page.wait_for_selector("#board *")
     page.wait_for_timeout(300)
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"puzzle-{width}-{lang}-{scheme}.png"), full_page=True)
+    screenshot(page, f"puzzle-{width}-{lang}-{scheme}")
     page.click("#solution-button")
     page.wait_for_selector("#solution-tree li")
-    page.screenshot(path=str(ARTIFACTS / f"puzzle-{width}-{lang}-{scheme}-solution.png"),
-                    full_page=True)
+    screenshot(page, f"puzzle-{width}-{lang}-{scheme}-solution")
     page.goto(f"{puzzle_server}/")
     assert page.locator("#daily-puzzle a").first.is_visible()
     context.close()

@@ -16,7 +16,7 @@ import uvicorn
 
 from app.kernel.settings import Settings
 from app.main import create_app
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.conftest import screenshot
 from tests.browser.helpers import api_client
 from tests.databases import sqlite_database
 from tests.live.server import free_port
@@ -145,12 +145,10 @@ def test_the_notifications_page_opts_in_only_after_a_click_and_lists_devices(
     page.reload()
     page.wait_for_selector("#push-enable:not([hidden])")
     assert page.locator("#push-devices li").count() == 2
-    shots = Path(__import__("os").environ.get("STEPWELL_PUSH_SHOTS", ARTIFACTS / "push"))
-    shots.mkdir(parents=True, exist_ok=True)
     for width in (375, 1366):
         page.set_viewport_size({"width": width, "height": 900})
         assert page.evaluate("document.documentElement.scrollWidth") <= width
-        page.screenshot(path=str(shots / f"notifications-{language}-{width}.png"), full_page=True)
+        screenshot(page, f"push/notifications-{language}-{width}")
     page.locator("#push-devices li").first.get_by_role("button").click()
     page.wait_for_load_state()
     assert page.locator("#push-devices li").count() == 1

@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from tests.browser.conftest import screenshot
 from tests.browser.test_analysis import _finished_blunder_game, analysing_server  # noqa: F401
 
 pytestmark = pytest.mark.browser
@@ -42,5 +43,5 @@ def test_a_finished_game_logs_no_404_and_its_graph_wears_the_seat_colours(  # ty
                              legend), legend
     else:
         assert re.search(r"大悪手1回", legend), legend
-    page.screenshot(path=f"/tmp/ux-shots/analysis-graph-{lang}-{width}.png", full_page=True)
+    screenshot(page, f"analysis-graph-{lang}-{width}")
     assert page.js_errors == [] and failed == [], failed

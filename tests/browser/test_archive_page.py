@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from tests.browser.conftest import screenshot
+from tests.browser.screens import PAIRWISE_SCREENS
 from tests.browser.test_accessibility import AXE, report, violations
 from tests.browser.tour import _account, _post
 
@@ -33,9 +34,7 @@ def players(live_server: str) -> Iterator[tuple[str, str]]:
     yield "archhost", "archrival"
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("lang", ["en", "ja"])
-@pytest.mark.parametrize("width", [375, 1366])
+@pytest.mark.parametrize(("width", "lang", "scheme"), PAIRWISE_SCREENS)
 def test_the_search_page_for_the_eye(browser, live_server: str, players: tuple[str, str],  # type: ignore[no-untyped-def]
                                      width: int, lang: str, scheme: str) -> None:
     if not AXE.is_file():

@@ -13,14 +13,14 @@ import httpx
 import pytest
 
 from tests.browser.conftest import screenshot
+from tests.browser.screens import EACH_WIDTH_AND_LANGUAGE
 from tests.browser.test_tournament_page import log_in
 from tests.live.helpers import account, guest
 
 pytestmark = pytest.mark.browser
-CASES = [(375, "ja"), (375, "en"), (1366, "en"), (1366, "ja")]
 
 
-@pytest.mark.parametrize(("width", "lang"), CASES)
+@pytest.mark.parametrize(("width", "lang"), EACH_WIDTH_AND_LANGUAGE)
 def test_an_arena_player_pauses_and_comes_back(live_server: str, new_page, width: int,  # type: ignore[no-untyped-def]
                                                lang: str) -> None:
     host = account(live_server, f"ah{width}{lang}")
@@ -55,7 +55,7 @@ def test_an_arena_player_pauses_and_comes_back(live_server: str, new_page, width
     assert not page.js_errors
 
 
-@pytest.mark.parametrize(("width", "lang"), CASES)
+@pytest.mark.parametrize(("width", "lang"), EACH_WIDTH_AND_LANGUAGE)
 def test_a_sealed_table_says_so(live_server: str, new_page, width: int,  # type: ignore[no-untyped-def]
                                 lang: str) -> None:
     host = account(live_server, f"dh{width}{lang}")
@@ -83,7 +83,7 @@ def test_a_sealed_table_says_so(live_server: str, new_page, width: int,  # type:
     assert not page.js_errors
 
 
-@pytest.mark.parametrize(("width", "lang"), CASES)
+@pytest.mark.parametrize(("width", "lang"), EACH_WIDTH_AND_LANGUAGE)
 def test_a_finished_tournament_game_leads_back_to_its_tournament(  # type: ignore[no-untyped-def]
         live_server: str, new_page, width: int, lang: str) -> None:
     """No rematch after a tournament game (a duplicate table's rematch would replay the round's
@@ -116,7 +116,7 @@ def test_a_finished_tournament_game_leads_back_to_its_tournament(  # type: ignor
     assert not page.js_errors
 
 
-@pytest.mark.parametrize(("width", "lang"), CASES)
+@pytest.mark.parametrize(("width", "lang"), EACH_WIDTH_AND_LANGUAGE)
 def test_a_swiss_with_days_per_move_from_the_form(live_server: str, new_page, width: int,  # type: ignore[no-untyped-def]
                                                   lang: str) -> None:
     """The create form offers correspondence clocks (days per move) for Swiss and duplicate
@@ -146,7 +146,7 @@ def test_a_swiss_with_days_per_move_from_the_form(live_server: str, new_page, wi
     assert not page.js_errors
 
 
-@pytest.mark.parametrize(("width", "lang"), CASES)
+@pytest.mark.parametrize(("width", "lang"), EACH_WIDTH_AND_LANGUAGE)
 def test_an_arena_player_goes_berserk_from_the_tournament_page(  # type: ignore[no-untyped-def]
         live_server: str, new_page, width: int, lang: str) -> None:
     host = account(live_server, f"bh{width}{lang}")
@@ -177,7 +177,7 @@ def test_an_arena_player_goes_berserk_from_the_tournament_page(  # type: ignore[
     assert not page.js_errors
 
 
-@pytest.mark.parametrize(("width", "lang"), [(375, "ja"), (1366, "en")])
+@pytest.mark.parametrize(("width", "lang"), EACH_WIDTH_AND_LANGUAGE)
 def test_a_finished_sealed_table_waits_for_the_round_before_its_analysis(  # type: ignore[no-untyped-def]
         live_server: str, new_page, width: int, lang: str) -> None:
     """Its own player sees the finished table, but its analysis (the whole deal) waits until

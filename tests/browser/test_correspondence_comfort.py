@@ -10,6 +10,7 @@ import pytest
 
 from games import registry
 from tests.browser.conftest import screenshot
+from tests.browser.screens import EACH_WIDTH_AND_LANGUAGE
 from tests.live.helpers import account
 
 CORRESPONDENCE = {"kind": "correspondence", "days": 3}
@@ -25,8 +26,7 @@ def _log_in(page, base: str, username: str, lang: str) -> None:  # type: ignore[
         page.goto(f"{base}/lang/ja?next=/")
 
 
-@pytest.mark.parametrize("width", [375, 1366])
-@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize(("width", "lang"), EACH_WIDTH_AND_LANGUAGE)
 def test_conditional_panel_and_vacation_mark(live_server: str, new_page, width: int,  # type: ignore[no-untyped-def]
                                              lang: str) -> None:
     tag = f"{lang}{width}"

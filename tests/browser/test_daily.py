@@ -16,13 +16,12 @@ import pytest
 
 from tests.browser.conftest import screenshot
 from tests.browser.helpers import api_client
+from tests.browser.screens import PAIRWISE_SCREENS
 from tests.databases import sqlite_database
 from tests.live import server
 
 pytestmark = pytest.mark.browser
 
-SCREENS = [(width, lang, scheme) for width in (375, 1366) for lang in ("en", "ja")
-           for scheme in ("light", "dark")]
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +61,7 @@ def _start_from_the_form(page, base: str, name: str, seat: str) -> str:  # type:
 
 def _shoot(browser, base: str, cookies: list[dict[str, Any]], path: str, name: str,  # type: ignore[no-untyped-def]
            ready: str) -> None:
-    for width, lang, scheme in SCREENS:
+    for width, lang, scheme in PAIRWISE_SCREENS:
         context = browser.new_context(viewport={"width": width, "height": 900},
                                       locale="ja-JP" if lang == "ja" else "en-GB",
                                       color_scheme=scheme)

@@ -27,8 +27,7 @@ def _account(base: str, username: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {made.json()['token']}"}
 
 
-@pytest.mark.parametrize("width", [375, 1366])
-@pytest.mark.parametrize("locale", ["en-GB", "ja-JP"])
+@pytest.mark.parametrize(("width", "locale"), [(375, "ja-JP"), (1366, "en-GB")])
 def test_a_fixed_deal_is_disclosed_in_the_lobby_the_challenge_and_the_match(
         live_server: str, new_page, width: int, locale: str) -> None:  # type: ignore[no-untyped-def]
     tag, sentence = WORDS[locale]

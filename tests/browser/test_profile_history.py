@@ -5,12 +5,11 @@ test-artifacts/profile-history-<width>-<lang>-<theme>.png."""
 
 from __future__ import annotations
 
-from itertools import product
-
 import httpx
 import pytest
 
 from tests.browser.conftest import screenshot
+from tests.browser.screens import PAIRWISE_SCREENS
 from tests.browser.test_accessibility import AXE, report, violations
 from tests.browser.tour import PASSWORD, TIMEOUT
 
@@ -51,8 +50,7 @@ def people(live_server: str) -> tuple[str, str]:
     return viewer_name, profiled_name
 
 
-@pytest.mark.parametrize(("width", "lang", "theme"),
-                         list(product((375, 1366), ("en", "ja"), ("light", "dark"))))
+@pytest.mark.parametrize(("width", "lang", "theme"), PAIRWISE_SCREENS)
 def test_the_profile_history_reads_in_every_screen_language_and_theme(
         browser, live_server: str, people: tuple[str, str], width: int, lang: str,  # type: ignore[no-untyped-def]
         theme: str) -> None:

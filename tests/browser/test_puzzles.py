@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.browser.conftest import screenshot
+from tests.browser.screens import PAIRWISE_SCREENS
 from tests.databases import sqlite_database
 from tests.live import server
 from tests.puzzles.test_api import store_collection
@@ -42,9 +43,7 @@ def test_the_page_shows_the_board_a_hint_and_the_solution_on_request(
     context.close()
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("lang", ["en", "ja"])
-@pytest.mark.parametrize("width", [375, 1366])
+@pytest.mark.parametrize(("width", "lang", "scheme"), PAIRWISE_SCREENS)
 def test_screenshots(browser, puzzle_server: str, width: int, lang: str,  # type: ignore[no-untyped-def]
                      scheme: str) -> None:
     context = browser.new_context(viewport={"width": width, "height": 900},

@@ -1,6 +1,6 @@
 """A real several-instance topology for tests: web instances (uvicorn processes on free ports),
-optional workers (``python -m app.worker``), one PostgreSQL schema and one Redis key prefix of
-their own. Also small synchronous websocket helpers."""
+optional workers (``python -m app.worker``; both forked, tests/live/forked.py), one PostgreSQL
+schema and one Redis key prefix of their own. Also small synchronous websocket helpers."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -19,7 +18,8 @@ import httpx
 import redis
 from websockets.sync.client import ClientConnection, connect
 
-from tests.live.server import WAIT_SECONDS, checked_settings, live_server
+from tests.live import forked
+from tests.live.server import ROOT, WAIT_SECONDS, checked_settings, live_server
 from tests.live.server import wait_for as wait_for  # re-exported: the cluster tests' helper
 
 
@@ -34,7 +34,7 @@ class Cluster:
                          "rate_limit_prefix": f"{prefix}limits", "rate_limit_scale": "0",
                          **settings}  # every guest comes from one address here
         self.stack = contextlib.ExitStack()
-        self.workers: list[subprocess.Popen[bytes]] = []
+        self.workers: list[forked.ForkedProcess] = []
         self.redis = redis.Redis.from_url(redis_url)
 
     def web(self, **settings: str) -> str:
@@ -42,18 +42,17 @@ class Cluster:
         return self.stack.enter_context(live_server(self.database_url, self.log_dir,
                                                     **{**self.settings, **settings}))
 
-    def worker(self, **settings: str) -> subprocess.Popen[bytes]:
+    def worker(self, **settings: str) -> forked.ForkedProcess:
         env = {**os.environ, "STEPWELL_DATABASE_URL": self.database_url,
                "STEPWELL_SECRET_KEY": "live-tests",
                **checked_settings({**self.settings, **settings})}
-        log = (self.log_dir / f"worker-{len(self.workers)}.log").open("w")
-        self.stack.callback(log.close)
-        process = subprocess.Popen([sys.executable, "-m", "app.worker"], env=env, stdout=log,
-                                   stderr=subprocess.STDOUT)
+        log = self.log_dir / f"worker-{len(self.workers)}.log"
+        log.touch()
+        process = forked.work(env, ROOT, log)
         self.workers.append(process)
         return process
 
-    def kill(self, process: subprocess.Popen[bytes]) -> None:
+    def kill(self, process: forked.ForkedProcess) -> None:
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=10)
 

@@ -6,7 +6,6 @@ import asyncio
 import os
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -17,21 +16,12 @@ from typing import Any, TypeVar
 import httpx
 
 from app.kernel.settings import Settings
+from tests.live import forked
 
 T = TypeVar("T")
+ROOT = Path(__file__).resolve().parents[2]
 WAIT_SECONDS = 30.0
 """How long a test waits for an awaited event before it gives up (a guard against hanging)."""
-
-
-UVICORN_WITH_CHEAP_HASHES = (
-    "import sys, uvicorn\n"
-    "from argon2 import PasswordHasher\n"
-    "import app.accounts.service\n"
-    "app.accounts.service.HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)\n"
-    "sys.argv[0] = 'uvicorn'\n"
-    "uvicorn.main()\n")
-"""``uvicorn`` with argon2 at its cheapest, as in-process apps (tests/conftest.py): the same
-code, without most of a second per sign-up or login."""
 
 
 STARTUP_SECONDS = float(os.environ.get("STEPWELL_TEST_START_SECONDS", "120"))
@@ -63,8 +53,9 @@ def live_server(database_url: str, log_dir: Path, *, launch: Callable[[int], lis
                 strict_shutdown: bool = False, **settings: str) -> Iterator[str]:
     """Serve the app on a free port; ``settings`` become STEPWELL_<NAME> environment variables.
 
-    ``launch(port)`` replaces the uvicorn command line (e.g. a script that registers a test game
-    first); ``strict_shutdown`` fails when the server needs more than SIGTERM to stop."""
+    The server is forked with the app imported (tests/live/forked.py); ``launch(port)`` runs a
+    command line of its own instead (e.g. a script that registers a test game first);
+    ``strict_shutdown`` fails when the server needs more than SIGTERM to stop."""
     with live_process(database_url, log_dir, launch=launch, strict_shutdown=strict_shutdown,
                       **settings) as (base, _):
         yield base
@@ -73,7 +64,7 @@ def live_server(database_url: str, log_dir: Path, *, launch: Callable[[int], lis
 @contextmanager
 def live_process(database_url: str, log_dir: Path, *,
                  launch: Callable[[int], list[str]] | None = None, strict_shutdown: bool = False,
-                 **settings: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+                 **settings: str) -> Iterator[tuple[str, subprocess.Popen[bytes] | forked.ForkedProcess]]:
     """:func:`live_server`, also yielding the process (for tests that signal it themselves).
     Unless a test asks otherwise, the server drains for no grace period when it stops, and
     never sheds sockets to rebalance (a test's few sockets stay where the test put them)."""
@@ -82,13 +73,17 @@ def live_process(database_url: str, log_dir: Path, *,
     env = {**os.environ, "STEPWELL_DATABASE_URL": database_url, "STEPWELL_SECRET_KEY": "live-tests",
            **checked_settings(settings)}
     env.pop("STEPWELL_REDIS_URL", None) if "redis_url" not in settings else None
-    log = (log_dir / f"server-{port}.log").open("w")
-    command = launch(port) if launch else [
-        sys.executable, "-c", UVICORN_WITH_CHEAP_HASHES, "app.main:create_app", "--factory",
-        "--host", "127.0.0.1", "--port", str(port), "--no-access-log",
-        "--timeout-graceful-shutdown", str(GRACEFUL_SECONDS)]
-    process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT,
-                               cwd=Path(__file__).resolve().parents[2])
+    log_path = log_dir / f"server-{port}.log"
+    log = log_path.open("w")
+    process: subprocess.Popen[bytes] | forked.ForkedProcess
+    if launch:
+        process = subprocess.Popen(launch(port), env=env, stdout=log, stderr=subprocess.STDOUT,
+                                   cwd=ROOT)
+    else:
+        process = forked.serve([
+            "app.main:create_app", "--factory", "--host", "127.0.0.1", "--port", str(port),
+            "--no-access-log", "--timeout-graceful-shutdown", str(GRACEFUL_SECONDS)],
+            env, ROOT, log_path)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + STARTUP_SECONDS
     try:

@@ -18,6 +18,9 @@ let line = [];
 let finished = false;
 /** @type {import("./kit/boards.js").Board | null} */
 let board = null;
+/** The game's renderer module: its seatInfo names a seat by the colour the board draws it in.
+ * @type {{seatInfo?: (match: any, seat: number) => {label: string}} | null} */
+let renderer = null;
 let busy = false;
 
 /** A line's plies as the side-panel list shows them: the solver's own and the answers. Pure.
@@ -63,8 +66,26 @@ async function draw() {
     seats: Array.from({ length: here.players }, (_, seat) => ({ seat, user: { name: t("Player {n}", { n: seat + 1 }) } })),
     your_seat: puzzle.seat, analysis: mine,
   });
-  $("status-line").textContent = finished ? t("Puzzle over") : t("Player {n} to move", { n: puzzle.seat + 1 });
+  $("status-line").textContent = finished ? t("Puzzle over") : toMove(here);
+  if (!line.length) nameTheTask(here);
   renderLine();
+}
+
+/** Who is to move, by the colour the board shows (a swap may have changed it), else by number.
+ * @param {any} here */
+function toMove(here) {
+  const colour = renderer?.seatInfo?.(here, puzzle.seat)?.label;
+  return colour ? t("{colour} to move", { colour }) : t("Player {n} to move", { n: puzzle.seat + 1 });
+}
+
+/** The task names the solver's colour too, once the board has drawn the position.
+ * @param {any} here */
+function nameTheTask(here) {
+  const colour = renderer?.seatInfo?.(here, puzzle.seat)?.label;
+  if (!colour) return;
+  $("puzzle-task").textContent = puzzle.goal === "win"
+    ? t("Find the forced win for {colour}.", { colour })
+    : t("Find the move that gains the most squares for {colour}, whatever the answer.", { colour });
 }
 
 function renderLine() {
@@ -169,6 +190,7 @@ async function showSolution() {
 
 async function main() {
   const module = await loadRenderer(root.dataset.board);
+  renderer = module;
   board = module.mountBoard($("board"), { submit, t, actions: $("board-actions"), readOnly: false });
   $("retry-button").addEventListener("click", retry);
   $("hint-button").addEventListener("click", hint);

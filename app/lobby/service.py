@@ -486,7 +486,13 @@ class LobbyService:
             self.session.flush()
             creator = self.session.get(User, partner.creator_id)
             assert creator is not None
-            partner.match_id = self.accept(oldest.id, identity_of(creator))["match_id"]
+            try:
+                partner.match_id = self.accept(oldest.id, identity_of(creator))["match_id"]
+            except Conflict:
+                # Another round (another instance's quick play, or the worker's) answered the
+                # older seek first: its pairing stands, and this round, read before it, ends.
+                self.session.rollback()
+                return paired
             self.session.commit()
             paired += 1
         return paired

@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from fastapi.testclient import TestClient
 
+from app.accounts import identity_of
+from app.db.models import Seek, User
+from app.db.session import make_engine, make_session_factory
+from app.kernel.settings import Settings
+from app.lobby.service import LobbyService
+from app.main import create_app
+from app.match import MatchService
 from tests.conftest import make_guest
 
 
@@ -186,3 +195,41 @@ def test_quick_play_never_pairs_a_seeker_who_has_left(client: TestClient) -> Non
     assert client.get(f"/api/v1/matches/{paired['match_id']}", headers=alice).json()["status"] \
         == "active"
     assert waiting["id"] != alone["id"]
+
+
+def test_a_pairing_round_that_loses_its_race_leaves_the_winners_pairing(
+        postgres_database_url: str) -> None:
+    """Two rounds read the same two seekers; the other round (another instance's quick play, or
+    the worker's) pairs them first. The losing round ends without an error (it answered a quick
+    play with 409 `seek_closed`), and the winner's pairing stands. On PostgreSQL, where several
+    instances run rounds at once."""
+    database_url = postgres_database_url
+    with TestClient(create_app(Settings(database_url=database_url, secret_key="race"))) as client:
+        _lose_the_race(client, database_url)
+
+
+def _lose_the_race(client: TestClient, database_url: str) -> None:
+    alice, bob = make_guest(client, "Alice"), make_guest(client, "Bob")
+    waiting = client.post("/api/v1/quick-play", json={"game": "stairs"}, headers=alice).json()
+    bob_id = client.get("/api/v1/me", headers=bob).json()["id"]
+    engine = make_engine(database_url)
+    sessions = make_session_factory(engine)
+    try:
+        with sessions() as first, sessions() as second:
+            winner = LobbyService(second, MatchService(second, lambda record: None))
+
+            def the_other_round_pairs_first(user_ids: Iterable[int]) -> set[int]:
+                assert winner.pair_waiting() == 1
+                return set()
+
+            loser = LobbyService(first, MatchService(first, lambda record: None),
+                                 gone=the_other_round_pairs_first)
+            bobs = loser.create_seek(identity_of(first.get(User, bob_id)), "stairs", kind="quick")
+            assert loser.pair_waiting() == 0
+        with sessions() as reading:
+            alices, bobs_now = (reading.get(Seek, seek_id) for seek_id in (waiting["id"], bobs["id"]))
+            assert alices is not None and bobs_now is not None
+            assert (alices.status, bobs_now.status) == ("matched", "matched")
+            assert bobs_now.match_id is not None and bobs_now.match_id == alices.match_id
+    finally:
+        engine.dispose()

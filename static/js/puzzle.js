@@ -66,23 +66,21 @@ async function draw() {
     seats: Array.from({ length: here.players }, (_, seat) => ({ seat, user: { name: t("Player {n}", { n: seat + 1 }) } })),
     your_seat: puzzle.seat, analysis: mine,
   });
-  $("status-line").textContent = finished ? t("Puzzle over") : toMove(here);
-  if (!line.length) nameTheTask(here);
+  const colour = renderer?.seatInfo?.(here, puzzle.seat)?.label;
+  $("status-line").textContent = finished ? t("Puzzle over") : toMove(colour);
+  if (!line.length && colour) nameTheTask(colour);
   renderLine();
 }
 
 /** Who is to move, by the colour the board shows (a swap may have changed it), else by number.
- * @param {any} here */
-function toMove(here) {
-  const colour = renderer?.seatInfo?.(here, puzzle.seat)?.label;
+ * @param {string | undefined} colour */
+function toMove(colour) {
   return colour ? t("{colour} to move", { colour }) : t("Player {n} to move", { n: puzzle.seat + 1 });
 }
 
 /** The task names the solver's colour too, once the board has drawn the position.
- * @param {any} here */
-function nameTheTask(here) {
-  const colour = renderer?.seatInfo?.(here, puzzle.seat)?.label;
-  if (!colour) return;
+ * @param {string} colour */
+function nameTheTask(colour) {
   $("puzzle-task").textContent = puzzle.goal === "win"
     ? t("Find the forced win for {colour}.", { colour })
     : t("Find the move that gains the most squares for {colour}, whatever the answer.", { colour });

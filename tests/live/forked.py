@@ -12,6 +12,7 @@ environment is the one that counts.
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import os
 import runpy
@@ -60,7 +61,9 @@ def _work(env: dict[str, str], cwd: str, log_path: str) -> None:
     runpy.run_module("app.worker", run_name="__main__", alter_sys=True)
 
 
+@functools.cache
 def _context() -> Any:
+    """The fork server's context, its preload (this module) named once per process."""
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload([__name__])
     return context

@@ -43,13 +43,24 @@ def browser():  # type: ignore[no-untyped-def]
         launched.close()
 
 
+def new_context(browser, **options):  # type: ignore[no-untyped-def]
+    """A browser context for a test: ``browser.new_context`` with the service worker blocked
+    unless ``service_workers="allow"`` is asked for. Every page of the site registers the worker,
+    which then installs (six more requests and a worker thread) and sits in front of every fetch:
+    a cost each context paid again, in tests that do not look at it."""
+    options.setdefault("service_workers", "block")
+    return browser.new_context(**options)
+
+
 @pytest.fixture
 def new_page(browser):  # type: ignore[no-untyped-def]
     """Open pages in separate browser contexts (separate cookies = separate people)."""
     contexts = []
 
-    def open_page(width: int = 1280, locale: str = "en-GB"):  # type: ignore[no-untyped-def]
-        context = browser.new_context(viewport={"width": width, "height": 900}, locale=locale)
+    def open_page(width: int = 1280, locale: str = "en-GB",  # type: ignore[no-untyped-def]
+                  service_workers: str = "block"):
+        context = new_context(browser, viewport={"width": width, "height": 900}, locale=locale,
+                              service_workers=service_workers)
         contexts.append(context)
         page = context.new_page()
         errors: list[str] = []

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from games import registry
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import new_context, screenshot
 from tests.browser.tour import PASSWORD, Tour, make_tour
 
 pytestmark = pytest.mark.browser
@@ -46,7 +46,7 @@ def screens(browser, live_server: str, tour: Tour) -> Iterator[dict[str, Any]]: 
     """A signed-in page per screen size, in that screen's language."""
     opened, contexts = {}, []
     for screen, (width, lang) in SCREENS.items():
-        context = browser.new_context(viewport={"width": width, "height": 812 if width < 600 else 768},
+        context = new_context(browser, viewport={"width": width, "height": 812 if width < 600 else 768},
                                       locale="ja-JP" if lang == "ja" else "en-GB")
         contexts.append(context)
         page = context.new_page()
@@ -108,7 +108,7 @@ def test_no_serious_accessibility_violation(screens: dict[str, Any], live_server
 def test_the_invite_page_seen_by_a_stranger(browser, live_server: str, tour: Tour,  # type: ignore[no-untyped-def]
                                             screen: str) -> None:
     width, lang = SCREENS[screen]
-    context = browser.new_context(viewport={"width": width, "height": 800},
+    context = new_context(browser, viewport={"width": width, "height": 800},
                                   locale="ja-JP" if lang == "ja" else "en-GB")
     try:
         page = context.new_page()

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import new_context, screenshot
 from tests.browser.screens import PAIRWISE_SCREENS
 from tests.browser.test_accessibility import AXE, report, violations
 from tests.browser.tour import _account, _post
@@ -39,7 +39,7 @@ def test_the_search_page_for_the_eye(browser, live_server: str, players: tuple[s
                                      width: int, lang: str, scheme: str) -> None:
     if not AXE.is_file():
         pytest.fail(f"{AXE} is missing: run `npm ci` (make test does)")
-    context = browser.new_context(viewport={"width": width, "height": 812 if width < 600 else 768},
+    context = new_context(browser, viewport={"width": width, "height": 812 if width < 600 else 768},
                                   locale="ja-JP" if lang == "ja" else "en-GB", color_scheme=scheme)
     try:
         page = context.new_page()
@@ -57,7 +57,7 @@ def test_the_search_page_for_the_eye(browser, live_server: str, players: tuple[s
 
 def test_searching_paging_and_exporting_without_scripts(browser, live_server: str,  # type: ignore[no-untyped-def]
                                                         players: tuple[str, str]) -> None:
-    context = browser.new_context(viewport={"width": 1366, "height": 768}, java_script_enabled=False,
+    context = new_context(browser, viewport={"width": 1366, "height": 768}, java_script_enabled=False,
                                   accept_downloads=True)
     try:
         page = context.new_page()

@@ -10,7 +10,7 @@ import itertools
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import new_context, screenshot
 from tests.browser.helpers import api_client, create_match
 from tests.browser.positions import mount_offline, played_positions
 
@@ -163,7 +163,7 @@ def walk_positions() -> tuple[dict, dict]:  # type: ignore[type-arg]
 
 @pytest.mark.parametrize("motion", ["reduce", "no-preference"])
 def test_reduced_motion_plays_town_walks_at_once(live_server: str, browser, motion: str) -> None:  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion=motion)
+    context = new_context(browser, viewport={"width": 1280, "height": 900}, reduced_motion=motion)
     try:
         page = context.new_page()
         mount_offline(page, live_server, "town", width=900)

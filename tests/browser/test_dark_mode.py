@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from games import registry
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import new_context, screenshot
 from tests.browser.test_accessibility import AXE, drawn, report, violations
 from tests.browser.tour import PASSWORD, Tour, make_tour
 
@@ -60,7 +60,7 @@ def screens(browser, live_server: str, tour: Tour) -> Iterator[dict[str, Any]]: 
     """A signed-in page per screen size, in that screen's language and theme."""
     opened, contexts = {}, []
     for screen, (width, lang, theme) in SCREENS.items():
-        context = browser.new_context(viewport={"width": width, "height": 812 if width < 600 else 768},
+        context = new_context(browser, viewport={"width": width, "height": 812 if width < 600 else 768},
                                       locale="ja-JP" if lang == "ja" else "en-GB", color_scheme="dark")
         contexts.append(context)
         page = context.new_page()
@@ -99,7 +99,7 @@ def _paper(page) -> str:  # type: ignore[no-untyped-def]
 
 def test_an_account_theme_is_on_the_next_page_before_scripts(browser, live_server: str,  # type: ignore[no-untyped-def]
                                                              tour: Tour) -> None:
-    context = browser.new_context(viewport={"width": 1366, "height": 768}, color_scheme="light")
+    context = new_context(browser, viewport={"width": 1366, "height": 768}, color_scheme="light")
     try:
         page = context.new_page()
         _sign_in(page, live_server, "darkrival")  # the tour's other account
@@ -117,7 +117,7 @@ def test_an_account_theme_is_on_the_next_page_before_scripts(browser, live_serve
 
 
 def test_a_guest_theme_is_on_the_next_page_before_scripts(browser, live_server: str) -> None:  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": 375, "height": 812}, color_scheme="light")
+    context = new_context(browser, viewport={"width": 375, "height": 812}, color_scheme="light")
     try:
         page = context.new_page()
         page.goto(f"{live_server}/account/play")
@@ -139,7 +139,7 @@ def test_match_pages_in_the_dark_for_the_eye(browser, live_server: str, tour: To
     Scalas' flat view) and of a finished game's analysis drawn dark at 1366 and 375 px: what a
     person looks at, beside axe's checks above."""
     for width in (1366, 375):
-        context = browser.new_context(viewport={"width": width, "height": 812 if width < 600 else 768},
+        context = new_context(browser, viewport={"width": width, "height": 812 if width < 600 else 768},
                                       color_scheme="dark")
         try:
             page = context.new_page()

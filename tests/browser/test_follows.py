@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import new_context, screenshot
 from tests.browser.test_accessibility import AXE, report, violations
 from tests.browser.tour import PASSWORD
 from tests.live.helpers import StreamReader
@@ -49,7 +49,7 @@ def people(live_server: str) -> Iterator[dict[str, Any]]:
 
 
 def _signed_in(browser, base: str, width: int, lang: str, theme: str):  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": width, "height": 812 if width < 600 else 768},
+    context = new_context(browser, viewport={"width": width, "height": 812 if width < 600 else 768},
                                   locale="ja-JP" if lang == "ja" else "en-GB", color_scheme=theme)
     page = context.new_page()
     page.goto(f"{base}/login")

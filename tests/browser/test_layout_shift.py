@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from games import registry
+from tests.browser.conftest import new_context
 from tests.browser.tour import Tour, make_tour
 
 pytestmark = pytest.mark.browser
@@ -30,7 +31,7 @@ def tour(live_server: str) -> Tour:
 @pytest.mark.parametrize("width", [412, 1366])
 def test_the_board_arrives_without_moving_the_page(browser, live_server: str, tour: Tour,  # type: ignore[no-untyped-def]
                                                    width: int, name: str) -> None:
-    context = browser.new_context(viewport={"width": width, "height": 823 if width < 600 else 768})
+    context = new_context(browser, viewport={"width": width, "height": 823 if width < 600 else 768})
     try:
         context.add_init_script(RECORD_SHIFTS)
         page = context.new_page()

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import new_context, screenshot
 from tests.browser.helpers import api_client, create_match, has_class
 from tests.browser.test_board_keyboard import my_turn, start_against_the_easy_bot
 from tests.browser.tour import PASSWORD
@@ -105,7 +105,7 @@ def test_on_phones_only_by_default(browser, live_server: str, new_page) -> None:
     desktop.wait_for_selector(f'#match:not([data-ply="{state["ply"]}"])')
     assert desktop.locator(PANEL).is_hidden()
 
-    context = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True,
+    context = new_context(browser, viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True,
                                   device_scale_factor=2, locale="ja-JP")
     try:
         phone = context.new_page()
@@ -213,7 +213,7 @@ def test_the_analysis_board_previews_too(live_server: str, new_page) -> None:  #
 def test_previews_in_every_game_on_a_phone_and_a_desktop(browser, live_server: str) -> None:  # type: ignore[no-untyped-def]
     """Screenshots of a preview, 375 px Japanese and 1366 px English, one game each way."""
     for width, lang, game in ((375, "ja", "scalas"), (1366, "en", "town"), (375, "en", "sight")):
-        context = browser.new_context(viewport={"width": width, "height": 812 if width < 600 else 768},
+        context = new_context(browser, viewport={"width": width, "height": 812 if width < 600 else 768},
                                       locale="ja-JP" if lang == "ja" else "en-GB")
         try:
             page = context.new_page()

@@ -10,7 +10,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import new_context, screenshot
 from tests.browser.test_lobby import _sign_up
 
 pytestmark = pytest.mark.browser
@@ -140,7 +140,7 @@ def test_watch_filters_by_game(live_server: str, new_page) -> None:  # type: ign
 def test_stairs_swap_is_in_view_on_a_laptop_and_explained(live_server: str, browser) -> None:  # type: ignore[no-untyped-def]
     from tests.browser.helpers import api_client, join_match, play
 
-    contexts = [browser.new_context(viewport={"width": 1366, "height": 768}) for _ in range(2)]
+    contexts = [new_context(browser, viewport={"width": 1366, "height": 768}) for _ in range(2)]
     light, dark = (context.new_page() for context in contexts)
     light.goto(live_server + "/")
     form = light.locator("#create-stairs")

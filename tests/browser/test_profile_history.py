@@ -8,7 +8,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import new_context, screenshot
 from tests.browser.screens import PAIRWISE_SCREENS
 from tests.browser.test_accessibility import AXE, report, violations
 from tests.browser.tour import PASSWORD, TIMEOUT
@@ -57,7 +57,7 @@ def test_the_profile_history_reads_in_every_screen_language_and_theme(
     if not AXE.is_file():
         pytest.fail(f"{AXE} is missing: run `npm ci` (make test does)")
     viewer, profiled = people
-    context = browser.new_context(viewport={"width": width, "height": 812 if width < 600 else 768},
+    context = new_context(browser, viewport={"width": width, "height": 812 if width < 600 else 768},
                                   locale="ja-JP" if lang == "ja" else "en-GB",
                                   color_scheme=theme)
     try:

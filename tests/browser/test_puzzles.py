@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import new_context, screenshot
 from tests.browser.screens import PAIRWISE_SCREENS
 from tests.databases import sqlite_database
 from tests.live import server
@@ -28,7 +28,7 @@ def puzzle_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.mark.parametrize("game", ["stairs", "sight", "scalas"])
 def test_the_page_shows_the_board_a_hint_and_the_solution_on_request(
         browser, puzzle_server: str, game: str) -> None:  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": 1366, "height": 900}, locale="en-GB")
+    context = new_context(browser, viewport={"width": 1366, "height": 900}, locale="en-GB")
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -52,7 +52,7 @@ def test_the_page_shows_the_board_a_hint_and_the_solution_on_request(
 @pytest.mark.parametrize(("width", "lang", "scheme"), PAIRWISE_SCREENS)
 def test_screenshots(browser, puzzle_server: str, width: int, lang: str,  # type: ignore[no-untyped-def]
                      scheme: str) -> None:
-    context = browser.new_context(viewport={"width": width, "height": 900},
+    context = new_context(browser, viewport={"width": width, "height": 900},
                                   locale="ja-JP" if lang == "ja" else "en-GB", color_scheme=scheme)
     page = context.new_page()
     page.goto(f"{puzzle_server}/puzzles/stairs")
@@ -89,7 +89,7 @@ def test_a_puzzle_is_solved_by_clicking_the_board(browser, puzzle_server: str,  
                                                   game: str) -> None:
     """The proof's moves clicked on the board, each defence the page answers followed down the
     proof, until the page says it is solved."""
-    context = browser.new_context(viewport={"width": 1366, "height": 900}, locale="en-GB")
+    context = new_context(browser, viewport={"width": 1366, "height": 900}, locale="en-GB")
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))

@@ -87,7 +87,7 @@ def test_chromium_finds_the_app_installable(live_server: str, browser, tmp_path:
 
 
 def test_offline_pages_show_the_offline_page(live_server: str, new_page) -> None:  # type: ignore[no-untyped-def]
-    page = new_page()
+    page = new_page(service_workers="allow")
     page.goto(live_server + "/rules")
     controlled(page)
     page.context.set_offline(True)
@@ -99,7 +99,7 @@ def test_offline_pages_show_the_offline_page(live_server: str, new_page) -> None
 
 
 def test_a_push_becomes_a_notification_that_opens_its_match(live_server: str, new_page) -> None:  # type: ignore[no-untyped-def]
-    page = new_page()
+    page = new_page(service_workers="allow")
     page.context.grant_permissions(["notifications"], origin=live_server)
     page.goto(live_server + "/")
     controlled(page)
@@ -130,7 +130,7 @@ def test_a_push_becomes_a_notification_that_opens_its_match(live_server: str, ne
 @pytest.mark.parametrize("language", ["en", "ja"])
 def test_the_notifications_page_opts_in_only_after_a_click_and_lists_devices(
         live_server: str, new_page, language: str) -> None:  # type: ignore[no-untyped-def]
-    page = new_page(locale="ja-JP" if language == "ja" else "en-GB")
+    page = new_page(locale="ja-JP" if language == "ja" else "en-GB", service_workers="allow")
     page.goto(f"{live_server}/lang/{language}?next=/")
     sign_up(page, live_server)
     page.goto(live_server + "/account/notifications")

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser.conftest import new_context, screenshot
+from tests.browser.conftest import SCREENSHOTS, new_context, screenshot
 from tests.browser.helpers import api_client
 from tests.browser.screens import PAIRWISE_SCREENS
 from tests.databases import sqlite_database
@@ -61,6 +61,8 @@ def _start_from_the_form(page, base: str, name: str, seat: str) -> str:  # type:
 
 def _shoot(browser, base: str, cookies: list[dict[str, Any]], path: str, name: str,  # type: ignore[no-untyped-def]
            ready: str) -> None:
+    if not SCREENSHOTS:  # each screen is a context and a page load of its own, for the eye only
+        return
     for width, lang, scheme in PAIRWISE_SCREENS:
         context = new_context(browser, viewport={"width": width, "height": 900},
                                       locale="ja-JP" if lang == "ja" else "en-GB",

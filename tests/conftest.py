@@ -1,10 +1,13 @@
 """Shared fixtures: a migrated database (SQLite file, and PostgreSQL where marked), the app, clients.
 
-Most tests of the domains run against both databases: ``database_url`` is parametrised. Each test's
-database is a copy of one migrated per run (tests/databases.py). The servers are reached through
-tests/servers.py: started if stopped, and under ``CI=true`` a test that cannot reach one fails;
-so does any other test that skips loudly there (a reason starting with ``!!!``), because a green
-CI run must mean the whole suite ran.
+The tests of the domains take ``database_url``, parametrised over SQLite and PostgreSQL; each runs on
+one of the two, half of them on each (``databases.one_database_each``), and those where the database
+itself is under test (races, the data layer, queries that differ by dialect; marked
+``both_databases``, or in tests/live and tests/db) on both. ``STEPWELL_TESTS_BOTH_DATABASES=1`` runs
+every one on both. Each test's database is a copy of one migrated per run (tests/databases.py).
+The servers are reached through tests/servers.py: started if stopped, and under ``CI=true`` a test
+that cannot reach one fails; so does any other test that skips loudly there (a reason starting
+with ``!!!``), because a green CI run must mean the whole suite ran.
 """
 
 from __future__ import annotations
@@ -71,7 +74,12 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     databases.drop_templates()
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if os.environ.get("STEPWELL_TESTS_BOTH_DATABASES") != "1":
+        kept, dropped = databases.one_database_each(items)
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+            items[:] = kept
     scheduling.order_long_first(items)
 
 

@@ -26,11 +26,13 @@ import tempfile
 import time
 import uuid
 import warnings
+import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
+import pytest
 from sqlalchemy import create_engine, pool, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
@@ -171,3 +173,32 @@ def drop_templates() -> None:
     if _sqlite_template is not None:
         shutil.rmtree(_sqlite_template.parent, ignore_errors=True)
         _sqlite_template = None
+
+
+BOTH_DATABASES_FOLDERS = ("tests/live/", "tests/db/")
+"""Where every test runs on both databases: races against live servers, migrations."""
+
+
+def one_database_each(items: list[pytest.Item]) -> tuple[list[pytest.Item], list[pytest.Item]]:
+    """The tests to run and those left out: a test that takes ``database_url`` runs on SQLite or on
+    PostgreSQL, chosen by a digest of its name without the database (the same choice in every
+    pytest process and every run), so half of them meet each dialect; one marked
+    ``both_databases`` or in :data:`BOTH_DATABASES_FOLDERS` runs on both.
+
+    A test of the domains asserts what the app does, which the two databases must not change;
+    running each on both doubled a third of the suite's time to find the dialect bugs the tests
+    that look at the database (marked) and the other half of the tests find."""
+    kept: list[pytest.Item] = []
+    dropped: list[pytest.Item] = []
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        database = callspec.params.get("database_url") if callspec is not None else None
+        if (database is None or item.get_closest_marker("both_databases") is not None
+                or item.nodeid.startswith(BOTH_DATABASES_FOLDERS)):
+            kept.append(item)
+            continue
+        name, _, ids = item.nodeid.partition("[")
+        key = name + "[" + "-".join(part for part in ids.rstrip("]").split("-") if part != database)
+        chosen = ("sqlite", "postgres")[zlib.crc32(key.encode()) % 2]
+        (kept if database == chosen else dropped).append(item)
+    return kept, dropped

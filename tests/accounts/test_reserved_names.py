@@ -84,6 +84,7 @@ def test_a_guest_upgrading_cannot_take_a_reserved_username(client: TestClient) -
     assert client.get("/api/v1/me", headers=guest).json()["kind"] == "guest"
 
 
+@pytest.mark.both_databases
 def test_usernames_that_look_the_same_cannot_both_exist(client: TestClient) -> None:
     assert _register(client, "paypal").status_code == 201
     for look_alike in ("PAYPAL", "paypa1", "PAYPAI", "pAypAl"):

@@ -15,6 +15,8 @@ from websockets.asyncio.client import connect
 
 from tests.live.server import live_server, run_async
 
+pytestmark = pytest.mark.both_databases  # the database is under test here
+
 
 @pytest.fixture
 def server(database_url: str, tmp_path: Path):  # type: ignore[no-untyped-def]

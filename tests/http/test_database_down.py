@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
+pytestmark = pytest.mark.both_databases  # the database is under test here
+
 
 @pytest.mark.parametrize("path, headers", [
     ("/api/v1/matches/abcdefgh", {}),  # the endpoint's query fails to connect

@@ -13,6 +13,8 @@ from app.http import socket_door
 from app.http.live_connections import CLOSE_RESTART
 from tests.conftest import make_guest, start_match
 
+pytestmark = pytest.mark.both_databases  # the database is under test here
+
 
 def test_readyz_answers_503_draining_once_the_drain_began(client: TestClient) -> None:
     serving = client.get("/readyz")

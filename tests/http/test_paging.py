@@ -8,12 +8,15 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from app.db.models import utcnow
 from app.tournaments.models import Tournament
 from tests.conftest import make_guest, start_match
 from tests.lobby.test_lobby import make_account
+
+pytestmark = pytest.mark.both_databases  # the database is under test here
 
 
 def _pages(client: TestClient, url: str, headers: dict[str, str] | None = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import pytest
 from fastapi.testclient import TestClient
 
 from app.accounts import identity_of
@@ -36,6 +37,7 @@ def test_a_seek_appears_and_accepting_starts_the_match(client: TestClient) -> No
     assert client.get("/api/v1/seeks").json() == []
 
 
+@pytest.mark.both_databases
 def test_a_seek_cannot_be_accepted_twice_or_by_its_creator(client: TestClient) -> None:
     alice, bob, carol = (make_guest(client, n) for n in ("Alice", "Bob", "Carol"))
     seek = client.post("/api/v1/seeks", json={"game": "sight"}, headers=alice).json()

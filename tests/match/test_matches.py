@@ -6,6 +6,7 @@ import random
 import threading
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from games import registry
@@ -181,6 +182,7 @@ def test_resigning_gives_the_win_to_the_opponent(client: TestClient, match: dict
     assert late.status_code == 409 and late.json()["code"] == "match_not_active"
 
 
+@pytest.mark.both_databases
 def test_concurrent_submissions_of_one_ply_store_one_move(
         client: TestClient, match: dict[str, Any], alice: dict[str, str]) -> None:
     url = f"/api/v1/matches/{match['id']}"

@@ -19,6 +19,8 @@ from app.match.service import MatchService
 from tests.accounts.test_api_tokens import make_account, make_token
 from tests.conftest import make_guest, start_match
 
+pytestmark = pytest.mark.both_databases  # the database is under test here
+
 
 @pytest.fixture
 def lane_plays(monkeypatch: pytest.MonkeyPatch) -> list[str]:

@@ -31,6 +31,8 @@ from app.match.service import MatchService
 from app.realtime.bus import InProcessBus, match_channel
 from tests.conftest import make_guest, start_match
 
+pytestmark = pytest.mark.both_databases  # the database is under test here
+
 GRACE = 0.3
 
 

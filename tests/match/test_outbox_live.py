@@ -29,6 +29,8 @@ from tests.live.cluster import open_socket, receive_until
 from tests.live.helpers import account
 from tests.live.server import WAIT_SECONDS, free_port, live_server, wait_for
 
+pytestmark = pytest.mark.both_databases  # the database is under test here
+
 REDIS = shutil.which("redis-server")
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -11,10 +11,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import psycopg
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event
 
 from tests.conftest import make_guest, start_match
+
+pytestmark = pytest.mark.both_databases  # the database is under test here
 
 TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
 

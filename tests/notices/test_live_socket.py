@@ -3,9 +3,12 @@ players' ratings (the first build lost them on the first update)."""
 
 from __future__ import annotations
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.conftest import start_match
+
+pytestmark = pytest.mark.both_databases  # the database is under test here
 
 
 def _account(client: TestClient, name: str) -> dict[str, str]:

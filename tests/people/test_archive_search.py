@@ -23,6 +23,8 @@ from app.people import archive_search
 from games import registry
 from tests.conftest import make_guest, start_match
 
+pytestmark = pytest.mark.both_databases  # the database is under test here
+
 GAMES = ("stairs", "sight", "scalas")
 REASONS = ("resigned", "time_out", "highest_piece")
 START = datetime(2026, 1, 1, 12)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.conftest import make_guest
 from tests.lobby.test_lobby import make_account
+
+pytestmark = pytest.mark.both_databases  # the database is under test here
 
 
 def test_search_finds_accounts_by_part_of_the_name_exact_and_prefix_first(client: TestClient) -> None:

@@ -47,7 +47,7 @@ def screens(browser, live_server: str, tour: Tour) -> Iterator[dict[str, Any]]: 
     opened, contexts = {}, []
     for screen, (width, lang) in SCREENS.items():
         context = new_context(browser, viewport={"width": width, "height": 812 if width < 600 else 768},
-                                      locale="ja-JP" if lang == "ja" else "en-GB")
+                              locale="ja-JP" if lang == "ja" else "en-GB")
         contexts.append(context)
         page = context.new_page()
         page.goto(f"{live_server}/login")
@@ -109,7 +109,7 @@ def test_the_invite_page_seen_by_a_stranger(browser, live_server: str, tour: Tou
                                             screen: str) -> None:
     width, lang = SCREENS[screen]
     context = new_context(browser, viewport={"width": width, "height": 800},
-                                  locale="ja-JP" if lang == "ja" else "en-GB")
+                          locale="ja-JP" if lang == "ja" else "en-GB")
     try:
         page = context.new_page()
         page.goto(f"{live_server}/lang/{lang}?next={tour.pages['invite']}")

@@ -40,7 +40,7 @@ def test_the_search_page_for_the_eye(browser, live_server: str, players: tuple[s
     if not AXE.is_file():
         pytest.fail(f"{AXE} is missing: run `npm ci` (make test does)")
     context = new_context(browser, viewport={"width": width, "height": 812 if width < 600 else 768},
-                                  locale="ja-JP" if lang == "ja" else "en-GB", color_scheme=scheme)
+                          locale="ja-JP" if lang == "ja" else "en-GB", color_scheme=scheme)
     try:
         page = context.new_page()
         target = f"/archive?player={players[0]}&opponent={players[1]}&game=stairs"
@@ -58,7 +58,7 @@ def test_the_search_page_for_the_eye(browser, live_server: str, players: tuple[s
 def test_searching_paging_and_exporting_without_scripts(browser, live_server: str,  # type: ignore[no-untyped-def]
                                                         players: tuple[str, str]) -> None:
     context = new_context(browser, viewport={"width": 1366, "height": 768}, java_script_enabled=False,
-                                  accept_downloads=True)
+                          accept_downloads=True)
     try:
         page = context.new_page()
         page.goto(f"{live_server}/u/{players[0]}")

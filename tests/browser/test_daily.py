@@ -65,8 +65,8 @@ def _shoot(browser, base: str, cookies: list[dict[str, Any]], path: str, name: s
         return
     for width, lang, scheme in PAIRWISE_SCREENS:
         context = new_context(browser, viewport={"width": width, "height": 900},
-                                      locale="ja-JP" if lang == "ja" else "en-GB",
-                                      color_scheme=scheme)
+                              locale="ja-JP" if lang == "ja" else "en-GB",
+                              color_scheme=scheme)
         context.add_cookies(cookies)
         page = context.new_page()
         page.goto(f"{base}/lang/{lang}?next={path}")

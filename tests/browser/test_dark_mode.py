@@ -61,7 +61,7 @@ def screens(browser, live_server: str, tour: Tour) -> Iterator[dict[str, Any]]: 
     opened, contexts = {}, []
     for screen, (width, lang, theme) in SCREENS.items():
         context = new_context(browser, viewport={"width": width, "height": 812 if width < 600 else 768},
-                                      locale="ja-JP" if lang == "ja" else "en-GB", color_scheme="dark")
+                              locale="ja-JP" if lang == "ja" else "en-GB", color_scheme="dark")
         contexts.append(context)
         page = context.new_page()
         _sign_in(page, live_server, tour.host)
@@ -140,7 +140,7 @@ def test_match_pages_in_the_dark_for_the_eye(browser, live_server: str, tour: To
     person looks at, beside axe's checks above."""
     for width in (1366, 375):
         context = new_context(browser, viewport={"width": width, "height": 812 if width < 600 else 768},
-                                      color_scheme="dark")
+                              color_scheme="dark")
         try:
             page = context.new_page()
             page.goto(f"{live_server}/lang/{lang}?next=/")

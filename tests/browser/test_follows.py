@@ -50,7 +50,7 @@ def people(live_server: str) -> Iterator[dict[str, Any]]:
 
 def _signed_in(browser, base: str, width: int, lang: str, theme: str):  # type: ignore[no-untyped-def]
     context = new_context(browser, viewport={"width": width, "height": 812 if width < 600 else 768},
-                                  locale="ja-JP" if lang == "ja" else "en-GB", color_scheme=theme)
+                          locale="ja-JP" if lang == "ja" else "en-GB", color_scheme=theme)
     page = context.new_page()
     page.goto(f"{base}/login")
     page.fill("input[name=username]", "fhost")

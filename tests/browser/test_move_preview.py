@@ -106,7 +106,7 @@ def test_on_phones_only_by_default(browser, live_server: str, new_page) -> None:
     assert desktop.locator(PANEL).is_hidden()
 
     context = new_context(browser, viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True,
-                                  device_scale_factor=2, locale="ja-JP")
+                          device_scale_factor=2, locale="ja-JP")
     try:
         phone = context.new_page()
         phone.goto(f"{live_server}/lang/ja?next=/")
@@ -214,7 +214,7 @@ def test_previews_in_every_game_on_a_phone_and_a_desktop(browser, live_server: s
     """Screenshots of a preview, 375 px Japanese and 1366 px English, one game each way."""
     for width, lang, game in ((375, "ja", "scalas"), (1366, "en", "town"), (375, "en", "sight")):
         context = new_context(browser, viewport={"width": width, "height": 812 if width < 600 else 768},
-                                      locale="ja-JP" if lang == "ja" else "en-GB")
+                              locale="ja-JP" if lang == "ja" else "en-GB")
         try:
             page = context.new_page()
             page.goto(f"{live_server}/lang/{lang}?next=/")

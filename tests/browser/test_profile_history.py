@@ -58,8 +58,8 @@ def test_the_profile_history_reads_in_every_screen_language_and_theme(
         pytest.fail(f"{AXE} is missing: run `npm ci` (make test does)")
     viewer, profiled = people
     context = new_context(browser, viewport={"width": width, "height": 812 if width < 600 else 768},
-                                  locale="ja-JP" if lang == "ja" else "en-GB",
-                                  color_scheme=theme)
+                          locale="ja-JP" if lang == "ja" else "en-GB",
+                          color_scheme=theme)
     try:
         page = context.new_page()
         page.goto(f"{live_server}/login")

@@ -53,7 +53,7 @@ def test_the_page_shows_the_board_a_hint_and_the_solution_on_request(
 def test_screenshots(browser, puzzle_server: str, width: int, lang: str,  # type: ignore[no-untyped-def]
                      scheme: str) -> None:
     context = new_context(browser, viewport={"width": width, "height": 900},
-                                  locale="ja-JP" if lang == "ja" else "en-GB", color_scheme=scheme)
+                          locale="ja-JP" if lang == "ja" else "en-GB", color_scheme=scheme)
     page = context.new_page()
     page.goto(f"{puzzle_server}/puzzles/stairs")
     page.wait_for_selector("#board *")

@@ -59,7 +59,6 @@ class _Lent:
 
     locale: str | None
     """The locale it is kept under; ``None``: never kept (the service worker is allowed)."""
-    viewport: dict[str, int]
     origins: set[str] = field(default_factory=set)
     closed: bool = False
 
@@ -81,22 +80,17 @@ class ContextPool:
         self.lent: dict[object, _Lent] = {}
 
     def take(self, *, width: int, locale: str, service_workers: str):  # type: ignore[no-untyped-def]
-        """A clean context for ``locale`` whose pages open ``width`` wide (``viewport``)."""
-        viewport = {"width": width, "height": 900}
+        """A clean context for ``locale``; a new one opens its pages ``width`` wide (a kept one
+        keeps the width it was made with: the caller sets each page's)."""
         kept = self.idle.get(locale) if service_workers == "block" else None
         if kept:
-            context = kept.pop()
-            self.lent[context].viewport = viewport
-            return context
-        context = new_context(self.browser, viewport=viewport, locale=locale,
+            return kept.pop()
+        context = new_context(self.browser, viewport={"width": width, "height": 900}, locale=locale,
                               service_workers=service_workers)
-        lent = self.lent[context] = _Lent(locale if service_workers == "block" else None, viewport)
+        lent = self.lent[context] = _Lent(locale if service_workers == "block" else None)
         context.on("close", lambda _: setattr(lent, "closed", True))
         context.on("page", lambda page: page.on("framenavigated", lambda frame: self._shown(lent, frame.url)))
         return context
-
-    def viewport(self, context) -> dict[str, int]:  # type: ignore[no-untyped-def]
-        return self.lent[context].viewport
 
     @staticmethod
     def _shown(lent: _Lent, url: str) -> None:
@@ -158,7 +152,7 @@ def new_page(context_pool):  # type: ignore[no-untyped-def]
         context = context_pool.take(width=width, locale=locale, service_workers=service_workers)
         contexts.append(context)
         page = context.new_page()
-        page.set_viewport_size(context_pool.viewport(context))
+        page.set_viewport_size({"width": width, "height": 900})
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.js_errors = errors  # type: ignore[attr-defined]

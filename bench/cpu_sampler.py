@@ -60,20 +60,21 @@ def main() -> None:
     # reaped backends' ticks per postmaster (a restart, as .ci/run's, brings a new one)
     reaped: dict[tuple[int, int], list[int]] = {}
 
-    def read_postmaster() -> None:
+    def read_postmaster(path: Path) -> None:
         try:
-            pid = int(pid_file.read_text().split()[0])  # type: ignore[union-attr]
+            pid = int(path.read_text().split()[0])
             _, _, start, ticks = cpu(pid)
         except (OSError, ValueError, IndexError):
             return
         reaped.setdefault((pid, start), [0 if start > began else ticks, ticks])[1] = ticks
     busy_before, idle_before = machine()
-    seen: dict[tuple[int, int], list[object]] = {}
+    labels: dict[tuple[int, int], str] = {}
+    seen: dict[tuple[int, int], list[int]] = {}  # (pid, start) -> [first ticks, last ticks]
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
     while not stopping:
         if pid_file:
-            read_postmaster()
+            read_postmaster(pid_file)
         for entry in os.listdir("/proc"):
             if not entry.isdigit():
                 continue
@@ -81,21 +82,22 @@ def main() -> None:
                 name, ticks, start, _ = cpu(int(entry))
                 key = (int(entry), start)
                 if key in seen:
-                    seen[key][2] = ticks
+                    seen[key][1] = ticks
                     continue
                 with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
                     command = cmdline.read().replace(b"\0", b" ").decode(errors="replace")
                 # a process born while sampling counts from zero, an older one from now
-                seen[key] = [kind(command, name), 0 if start > began else ticks, ticks]
+                labels[key] = kind(command, name)
+                seen[key] = [0 if start > began else ticks, ticks]
             except (OSError, ValueError):
                 continue
         time.sleep(1)
     busy_after, idle_after = machine()
     totals: dict[str, float] = collections.defaultdict(float)
-    for label, first, last in seen.values():
-        totals[str(label)] += (int(str(last)) - int(str(first))) / HZ
+    for key, (first, last) in seen.items():
+        totals[labels[key]] += (last - first) / HZ
     if pid_file:
-        read_postmaster()
+        read_postmaster(pid_file)
         totals["postgres (ended backends)"] = sum(last - first for first, last in reaped.values()) / HZ
     print(f"machine busy {(busy_after - busy_before) / HZ:.0f} s, "
           f"idle {(idle_after - idle_before) / HZ:.0f} s")
